@@ -1,0 +1,1 @@
+"""Scoring and timing of the extractor; imported by the CLI only."""

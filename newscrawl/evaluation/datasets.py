@@ -1,0 +1,137 @@
+"""Readers for the labelled page sets, read in place (never copied into the project).
+
+Each reader yields :class:`Page` records with the raw bytes and whatever labels the set has,
+so training, evaluation and benchmarking share one notion of a labelled page.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from lxml import html as lxml_html
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    page_id: str
+    body: bytes
+    url: str | None = None
+    text: str | None = None
+    """The main content as labelled (None when the set has no label)."""
+    page_type: str | None = None
+    meta: dict = field(default_factory=dict)
+    """Labelled metadata: title, author(s), date, language ... as the set names them."""
+    script: str = "words"
+    """How to score text: "words" (\\w+ tokens) or "chars" (letters and digits, for Chinese)."""
+
+    @property
+    def domain(self) -> str:
+        host = urlsplit(self.url or "").hostname or self.page_id
+        return host.removeprefix("www.")
+
+
+def _wcxb(root: Path, limit: int | None) -> Iterator[Page]:
+    base = root / "dev" if (root / "dev").is_dir() else root
+    for gt_path in sorted((base / "ground-truth").glob("*.json"))[:limit]:
+        page_id = gt_path.stem
+        label = json.loads(gt_path.read_text("utf-8"))
+        truth = label.get("ground_truth") or {}
+        body = gzip.decompress((base / "html" / f"{page_id}.html.gz").read_bytes())
+        yield Page(
+            page_id=page_id,
+            body=body,
+            url=label.get("url"),
+            text=truth.get("main_content") or "",
+            page_type=((label.get("_internal") or {}).get("page_type") or {}).get("primary"),
+            meta={
+                "title": truth.get("title"),
+                "author": truth.get("author"),
+                "publish_date": truth.get("publish_date"),
+                "with": truth.get("with") or [],
+                "without": truth.get("without") or [],
+            },
+        )
+
+
+def _html_text(markup: str) -> str:
+    """Paragraph text of an expected.html, blocks separated by blank lines."""
+    tree = lxml_html.fromstring(markup or "<div></div>")
+    for br in tree.iter("br"):
+        br.tail = "\n" + (br.tail or "")
+    blocks = []
+    for el in tree.iter("p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "pre", "blockquote",
+                        "td", "th", "figcaption", "dd", "dt"):
+        if el.getparent() is not None and any(
+            a.tag in ("p", "li", "pre", "blockquote", "td", "th", "figcaption", "dd")
+            for a in el.iterancestors()
+        ):
+            continue
+        text = " ".join(el.text_content().split())
+        if text:
+            blocks.append(text)
+    return "\n\n".join(blocks) or " ".join(tree.text_content().split())
+
+
+def _readability(root: Path, limit: int | None) -> Iterator[Page]:
+    for folder in sorted(p for p in root.iterdir() if (p / "source.html").is_file())[:limit]:
+        meta_path = folder / "expected-metadata.json"
+        meta = json.loads(meta_path.read_text("utf-8")) if meta_path.is_file() else {}
+        expected = folder / "expected.html"
+        text = _html_text(expected.read_text("utf-8")) if expected.is_file() else None
+        yield Page(
+            page_id=folder.name,
+            body=(folder / "source.html").read_bytes(),
+            url=f"http://fakehost/{folder.name}/",
+            text=text,
+            page_type="article",
+            meta=meta,
+        )
+
+
+_ZH_WRAPPER_URL = re.compile(rb'<text\b[^>]*\bid="([^"]+)"', re.I)
+
+
+def _zh(root: Path, limit: int | None) -> Iterator[Page]:
+    def read(sub: str, stem: str) -> str | None:
+        p = root / sub / f"{stem}.txt"
+        return p.read_text("utf-8", errors="replace").strip() if p.is_file() else None
+
+    for path in sorted((root / "original").glob("*.html"))[:limit]:
+        body = path.read_bytes()
+        m = _ZH_WRAPPER_URL.search(body[:2048])
+        date = read("date", path.stem)
+        yield Page(
+            page_id=path.stem,
+            body=body,
+            url=m.group(1).decode("latin-1") if m else None,
+            text=read("cleaned", path.stem),
+            page_type="article",
+            meta={"author": read("author", path.stem),
+                  "publish_date": None if date in (None, "UNKNOWN") else date},
+            script="chars",
+        )
+
+
+def detect_kind(root: Path) -> str:
+    if (root / "ground-truth").is_dir() or (root / "dev" / "ground-truth").is_dir():
+        return "wcxb"
+    if (root / "original").is_dir() and (root / "cleaned").is_dir():
+        return "zh"
+    if any((p / "source.html").is_file() for p in root.iterdir() if p.is_dir()):
+        return "readability"
+    raise ValueError(f"{root}: not a WCXB, Readability or zh page set")
+
+
+def load_pages(data_dir: str | Path, limit: int | None = None) -> Iterator[Page]:
+    """Yield the labelled pages of ``data_dir``, whichever of the known layouts it has."""
+    root = Path(data_dir)
+    if not root.is_dir():
+        raise FileNotFoundError(f"{root}: no such data directory")
+    reader = {"wcxb": _wcxb, "readability": _readability, "zh": _zh}[detect_kind(root)]
+    return reader(root, limit)

@@ -1,0 +1,57 @@
+"""Drop what is never content and unwrap inline markup, so a paragraph is one text node.
+
+Link text is counted before the ``<a>`` tags are unwrapped: after unwrapping it is no longer
+visible, and link density is one of the strongest boilerplate signals.
+"""
+
+from __future__ import annotations
+
+from lxml import etree, html
+
+DROP = (
+    "head", "script", "style", "noscript", "template", "iframe", "frame", "frameset", "svg",
+    "math", "img", "picture", "video", "audio", "canvas", "object", "embed", "source", "track",
+    "map", "link", "meta", "button", "input", "select", "textarea", "option", "dialog",
+)
+INLINE = (
+    "a", "abbr", "acronym", "b", "bdi", "bdo", "big", "blink", "cite", "code", "data", "del",
+    "dfn", "em", "font", "i", "ins", "kbd", "label", "mark", "nobr", "q", "s", "samp", "small",
+    "span", "strike", "strong", "sub", "sup", "time", "tt", "u", "var", "wbr", "center",
+    "o:p", "fb:like",
+)
+_INLINE = frozenset(INLINE)
+_HIDDEN = etree.XPath(
+    "//*[@hidden or @aria-hidden='true' or contains(translate(@style, ' ', ''), 'display:none')]"
+)
+
+
+def _block_of(el: etree._Element) -> etree._Element | None:
+    parent = el.getparent()
+    while parent is not None and parent.tag in _INLINE:
+        parent = parent.getparent()
+    return parent
+
+
+def clean(root: html.HtmlElement) -> dict[etree._Element, tuple[int, int]]:
+    """Clean ``root`` in place; return ``{block: (link characters, links)}``.
+
+    The counts are keyed by the nearest non-inline ancestor of each link, which survives the
+    unwrapping; holding the elements as keys keeps their lxml proxies (and so their identity)
+    alive for the feature pass.
+    """
+    for el in _HIDDEN(root):
+        if el.getparent() is not None and el.tag not in ("html", "body"):
+            el.drop_tree()
+    etree.strip_elements(root, *DROP, etree.Comment, etree.ProcessingInstruction, with_tail=False)
+    links: dict[etree._Element, tuple[int, int]] = {}
+    for a in root.iter("a"):
+        block = _block_of(a)
+        if block is None:
+            continue
+        n = len("".join("".join(a.itertext()).split()))
+        chars, count = links.get(block, (0, 0))
+        links[block] = (chars + n, count + 1)
+    for br in root.iter("br"):
+        br.tail = "\n" + (br.tail or "")
+    etree.strip_tags(root, "br", *INLINE)
+    return links
