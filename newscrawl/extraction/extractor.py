@@ -32,6 +32,8 @@ class Extractor:
     def __init__(self, model: str | Path | None = None, options: ExtractorOptions | None = None):
         self.options = options or ExtractorOptions()
         self.model_path = Path(model) if model else DEFAULT_MODEL
+        self.model_version = self.model_path.stem
+        """Names the model in every exported item (``nodes-v1``)."""
 
     def extract(self, body: bytes | str, url: str | None = None, *,
                 content_type: str | None = None) -> Article:

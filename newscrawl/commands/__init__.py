@@ -1,0 +1,1 @@
+"""Thin CLI subcommands over the extraction library."""

@@ -1,0 +1,1 @@
+"""Labelling, fitting and cross-validation of the node classifier; never imported by the crawler."""
