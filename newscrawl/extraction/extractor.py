@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from .article import Article
+from .assemble import assemble, smooth
 from .clean import clean
 from .decode import NotText, decode
-from .metadata import extract_metadata
+from .features import NodeTable, node_features
+from .metadata import Metadata, extract_metadata
+from .model import NodeModel
 from .parse import parse
 
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent.parent / "models" / "nodes-v1.ubj"
@@ -21,49 +26,96 @@ class ExtractorOptions:
 
     max_bytes: int = 20_000_000
     """Bodies larger than this are refused (``reason="too_large"``) rather than parsed."""
-    threshold: float = 0.5
-    """Probability above which a text node is kept."""
+    threshold: float | None = None
+    """Probability above which a text node is kept; None takes the model's own."""
+
+
+@dataclass(slots=True)
+class PageNodes:
+    """A page up to the classifier: what training, evaluation and extraction share."""
+
+    url: str | None
+    encoding: str | None = None
+    meta: Metadata = field(default_factory=Metadata)
+    table: NodeTable | None = None
+    reason: str | None = None
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+def page_nodes(body: bytes | str, url: str | None = None, *, content_type: str | None = None,
+               max_bytes: int = 20_000_000) -> PageNodes:
+    """Decode, parse, read metadata, clean and compute node features; never raises on bad input."""
+    page = PageNodes(url=url)
+    if len(body) > max_bytes:
+        page.reason = "too_large"
+        return page
+    t0 = time.perf_counter()
+    try:
+        page.encoding, text = decode(body, content_type)
+    except NotText as exc:
+        page.reason = str(exc)
+        return page
+    t1 = time.perf_counter()
+    root = parse(text)
+    t2 = time.perf_counter()
+    page.meta = extract_metadata(root, url)
+    t3 = time.perf_counter()
+    links = clean(root)
+    t4 = time.perf_counter()
+    page.table = node_features(root, links, page.meta)
+    t5 = time.perf_counter()
+    page.timings_ms = {"decode": (t1 - t0) * 1e3, "parse": (t2 - t1) * 1e3,
+                       "metadata": (t3 - t2) * 1e3, "clean": (t4 - t3) * 1e3,
+                       "features": (t5 - t4) * 1e3}
+    if not len(page.table):
+        page.reason = "no_text"
+    return page
 
 
 class Extractor:
     """Holds a loaded model and options; each call builds its own parser, tree and arrays,
-    so one instance can serve concurrent callers."""
+    so one instance can serve concurrent callers.
 
-    def __init__(self, model: str | Path | None = None, options: ExtractorOptions | None = None):
+    A missing model file or one trained on other features raises here, at construction:
+    a crawl that silently exports nothing is worse than one that refuses to start.
+    """
+
+    def __init__(self, model: str | Path | NodeModel | None = None,
+                 options: ExtractorOptions | None = None):
         self.options = options or ExtractorOptions()
-        self.model_path = Path(model) if model else DEFAULT_MODEL
-        self.model_version = self.model_path.stem
-        """Names the model in every exported item (``nodes-v1``)."""
+        self.model = model if isinstance(model, NodeModel) else NodeModel.load(model or DEFAULT_MODEL)
+        self.model_version = self.model.name
+        self.threshold = (self.options.threshold if self.options.threshold is not None
+                          else self.model.threshold)
 
     def extract(self, body: bytes | str, url: str | None = None, *,
                 content_type: str | None = None) -> Article:
-        """Extract the article of one page; never raises on bad input."""
-        timings: dict[str, float] = {}
-        t0 = time.perf_counter()
-        if len(body) > self.options.max_bytes:
-            return Article(url=url, reason="too_large")
-        try:
-            encoding, text = decode(body, content_type)
-        except NotText as exc:
-            return Article(url=url, reason=str(exc))
-        t1 = time.perf_counter()
-        root = parse(text)
-        t2 = time.perf_counter()
-        meta = extract_metadata(root, url)
-        t3 = time.perf_counter()
-        clean(root)
-        t4 = time.perf_counter()
-        paragraphs = [" ".join(t.split()) for t in root.itertext() if t.strip()]
-        t5 = time.perf_counter()
-        timings.update(decode=(t1 - t0) * 1e3, parse=(t2 - t1) * 1e3, metadata=(t3 - t2) * 1e3,
-                       clean=(t4 - t3) * 1e3, assemble=(t5 - t4) * 1e3)
-        body_text = "\n\n".join(paragraphs)
+        """Extract the article of one page; an unusable page gives an Article with a reason."""
+        page = page_nodes(body, url, content_type=content_type, max_bytes=self.options.max_bytes)
+        table, meta = page.table, page.meta
+        text, kept = "", 0
+        timings = page.timings_ms
+        if table is not None and len(table):
+            t0 = time.perf_counter()
+            proba = self.model.predict(table.X)
+            t1 = time.perf_counter()
+            keep = self.decide(table, proba)
+            text = assemble(table, keep)
+            kept = int(keep.sum())
+            t2 = time.perf_counter()
+            timings["predict"] = (t1 - t0) * 1e3
+            timings["assemble"] = (t2 - t1) * 1e3
+        reason = page.reason or (None if text else "no_content")
         return Article(
-            url=url, text=body_text, title=meta.title, authors=meta.authors,
+            url=url, text=text, title=meta.title, authors=meta.authors,
             published=meta.published, modified=meta.modified, language=meta.language,
             description=meta.description, site_name=meta.site_name, image=meta.image,
             tags=meta.tags, section=meta.section, canonical_url=meta.canonical_url,
-            page_type=meta.page_type, encoding=encoding,
-            reason=None if body_text else "no_text",
-            nodes_total=len(paragraphs), nodes_kept=len(paragraphs), timings_ms=timings,
+            page_type=meta.page_type, encoding=page.encoding, reason=reason,
+            nodes_total=len(table) if table is not None else 0, nodes_kept=kept,
+            timings_ms=timings,
         )
+
+    def decide(self, table: NodeTable, proba: np.ndarray) -> np.ndarray:
+        """Which nodes to keep: smoothed probabilities over the threshold."""
+        return smooth(table, proba) > self.threshold

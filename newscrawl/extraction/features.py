@@ -1,0 +1,442 @@
+"""Per-text-node features, from one walk over the cleaned tree into a float32 matrix.
+
+The walk records, per element, its tag, parent, depth and subtree end (pre-order), and per
+text node its string and owning element. Everything else is vectorised: character classes
+come from one codepoint lookup over all node text at once, subtree sums from prefix sums over
+the pre-order (a subtree is a contiguous range), and neighbour features from shifted arrays.
+
+Nothing assumes spaces between words: lengths are counted in characters by Unicode class,
+and CJK full stops count as sentence ends.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from lxml import etree
+
+from .metadata import Metadata
+
+FEATURE_VERSION = 1
+
+# Tags that survive cleaning, each with its own code; anything else is "other" (0).
+TAGS = (
+    "other", "html", "body", "div", "p", "section", "article", "main", "aside", "nav", "header",
+    "footer", "ul", "ol", "li", "dl", "dt", "dd", "table", "thead", "tbody", "tfoot", "tr", "td",
+    "th", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "figure", "figcaption",
+    "form", "address", "caption", "details", "summary", "fieldset", "legend", "menu", "hgroup",
+)
+_TAG_CODE = {t: i for i, t in enumerate(TAGS)}
+_HEADINGS = frozenset(_TAG_CODE[f"h{i}"] for i in range(1, 7))
+_CONTAINERS = frozenset(
+    _TAG_CODE[t] for t in ("other", "html", "body", "div", "section", "article", "main", "aside",
+                           "nav", "header", "footer", "ul", "ol", "dl", "table", "td", "th",
+                           "form", "blockquote", "figure", "details", "menu", "fieldset")
+)
+
+# Ancestor signals: class/id words and semantic tags. For each group a feature gives the
+# distance in levels from the text node's element up to the nearest element carrying it.
+# A class or id is split into words ("article-body__text" → article, body, text); a word
+# matches a keyword exactly, or as a prefix or suffix of a compound ("navbar", "sitefooter").
+CLASS_GROUPS: dict[str, tuple[str, ...]] = {
+    "nav": ("nav", "navbar", "navigation", "menu", "breadcrumb", "breadcrumbs", "pagination",
+            "pager", "toolbar", "topbar", "skip", "subnav", "megamenu"),
+    "footer": ("footer", "copyright", "colophon", "bottom", "legal"),
+    "header": ("header", "masthead", "logo", "branding"),
+    "sidebar": ("sidebar", "aside", "widget", "widgets", "rail", "right"),
+    "comment": ("comment", "comments", "disqus", "respond", "reply", "replies", "discussion",
+                "forum"),
+    "share": ("share", "sharing", "social", "facebook", "twitter", "whatsapp", "linkedin",
+              "print", "follow", "addthis", "sharethis"),
+    "related": ("related", "recommend", "recommended", "recommendations", "popular", "trending",
+                "more", "readmore", "also", "teaser", "teasers", "card", "cards", "promo",
+                "outbrain", "taboola", "feed"),
+    "ad": ("ad", "ads", "advert", "advertisement", "adsense", "sponsor", "sponsored", "dfp",
+           "banner", "adslot", "adunit", "commercial"),
+    "modal": ("cookie", "cookies", "consent", "gdpr", "modal", "popup", "newsletter",
+              "subscribe", "subscription", "signup", "paywall", "overlay", "login", "register"),
+    "article": ("article", "post", "story", "entry", "blog", "news", "hentry"),
+    "content": ("content", "body", "text", "main", "prose", "rich", "markdown", "detail",
+                "paragraph", "copy", "richtext"),
+    "byline": ("author", "byline", "meta", "date", "time", "publish", "published", "dateline",
+               "posted", "timestamp", "writer"),
+    "caption": ("caption", "figure", "credit", "photo", "image", "media", "gallery", "figcaption"),
+    "title": ("title", "headline", "heading", "hed", "headline"),
+    "tag": ("tag", "tags", "category", "categories", "keyword", "keywords", "topic", "topics"),
+    "hidden": ("hidden", "sronly", "sr", "visually", "screenreader", "offscreen", "invisible",
+               "hide"),
+}
+TAG_GROUPS: dict[str, tuple[str, ...]] = {
+    "t_article": ("article",), "t_main": ("main",), "t_aside": ("aside",), "t_nav": ("nav", "menu"),
+    "t_header": ("header",), "t_footer": ("footer",), "t_figure": ("figure", "figcaption"),
+    "t_table": ("table",), "t_list": ("ul", "ol", "dl"), "t_quote": ("blockquote",),
+    "t_form": ("form", "fieldset"), "t_address": ("address",),
+}
+GROUPS = tuple(CLASS_GROUPS) + tuple(TAG_GROUPS)
+_GROUP_BIT = {g: 1 << i for i, g in enumerate(GROUPS)}
+_WORD_MASK: dict[str, int] = {}
+for _g, _words in CLASS_GROUPS.items():
+    for _w in _words:
+        _WORD_MASK[_w] = _WORD_MASK.get(_w, 0) | _GROUP_BIT[_g]
+_AFFIX_MASK = {w: m for w, m in _WORD_MASK.items() if len(w) >= 4 or w == "nav"}
+_WORD_SPLIT = str.maketrans({c: " " for c in "-_:./0123456789"})
+_TAG_MASK = [0] * len(TAGS)
+for _g, _tags in TAG_GROUPS.items():
+    for _t in _tags:
+        _TAG_MASK[_TAG_CODE[_t]] |= _GROUP_BIT[_g]
+_DISPLAY_NONE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+_NO_ANCESTOR = 30  # distance reported when no ancestor carries the group
+
+# Character classes, looked up per codepoint.
+C_OTHER, C_SPACE, C_LOWER, C_UPPER, C_LETTER, C_DIGIT, C_STOP, C_PUNCT, C_SYMBOL = range(9)
+N_CLASSES = 9
+_SENTENCE_ENDS = ".!?。！？…؟।۔։።᙮᠃᠉\u3002\uff61"
+
+
+def _class_table() -> np.ndarray:
+    table = np.empty(0x10000, dtype=np.uint8)
+    for cp in range(0x10000):
+        cat = unicodedata.category(chr(cp))
+        if cat[0] == "Z" or chr(cp).isspace():
+            c = C_SPACE
+        elif cat == "Ll":
+            c = C_LOWER
+        elif cat in ("Lu", "Lt"):
+            c = C_UPPER
+        elif cat[0] in "LM":
+            c = C_LETTER
+        elif cat[0] == "N":
+            c = C_DIGIT
+        elif cat[0] == "P":
+            c = C_STOP if chr(cp) in _SENTENCE_ENDS else C_PUNCT
+        elif cat[0] == "S":
+            c = C_SYMBOL
+        else:
+            c = C_OTHER
+        table[cp] = c
+    return table
+
+
+_CLASS_OF = _class_table()
+
+
+def _names() -> tuple[str, ...]:
+    text = ("chars", "space_ratio", "letter_ratio", "upper_ratio", "cjk_ratio", "digit_ratio",
+            "punct_ratio", "symbol_ratio", "stops", "stops_per_100", "ends_with_stop",
+            "ends_with_colon", "is_tail", "is_only_text")
+    struct = ("depth", "rel_depth", "tag", "parent_tag", "grand_tag", "same_tag_siblings",
+              "siblings", "children", "owner_text_nodes", "is_heading", "rank", "chars_before")
+    levels = ("own", "par", "grand", "cont")
+    dens = tuple(f"{lv}_{f}" for lv in levels for f in (
+        "link_density", "link_count", "text_share", "chars", "text_nodes", "mean_node_chars",
+        "p_desc", "desc", "punct_density", "dt", "ds", "ds_rel"))
+    neigh = tuple(f"{side}{k}_{f}" for side in ("prev", "next") for k in (1, 2)
+                  for f in ("chars", "link_density", "punct_ratio", "same_cont"))
+    groups = tuple(f"anc_{g}" for g in GROUPS)
+    page = ("in_best_block", "best_block_share", "page_chars", "page_nodes", "page_is_article",
+            "page_has_body", "in_article_body", "in_description", "matches_title")
+    return text + struct + dens + neigh + groups + page
+
+
+FEATURE_NAMES: tuple[str, ...] = _names()
+_COL = {name: j for j, name in enumerate(FEATURE_NAMES)}
+_ARTICLE_TYPES = ("article", "posting", "report", "blog", "review", "recipe", "howto", "qapage")
+
+
+@dataclass(slots=True)
+class NodeTable:
+    """A page's text nodes in document order, with their features."""
+
+    texts: list[str]
+    X: np.ndarray
+    """float32, one row per text node, columns in ``FEATURE_NAMES`` order."""
+    owner: np.ndarray
+    """Pre-order index of the element each text node belongs to."""
+    owner_tag: np.ndarray
+    """Tag code (index into ``TAGS``) of that element."""
+    container: np.ndarray
+    """Pre-order index of the node's nearest block container."""
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+
+@lru_cache(maxsize=65536)
+def _token_mask(token: str) -> int:
+    """Groups named by one class or id token; bounded cache, since tokens recur across pages."""
+    mask = 0
+    for word in token.lower().translate(_WORD_SPLIT).split():
+        mask |= _WORD_MASK.get(word, 0)
+        for k in range(3, min(len(word), 12)):
+            mask |= _AFFIX_MASK.get(word[:k], 0) | _AFFIX_MASK.get(word[-k:], 0)
+    return mask
+
+
+def _class_mask(attrs: str) -> int:
+    mask = 0
+    for token in attrs.split():
+        mask |= _token_mask(token)
+    return mask
+
+
+def _walk(root: etree._Element, links: dict):
+    """One pre-order walk: element arrays and text nodes (text and tails, in reading order)."""
+    link_at: list[tuple[int, int, int]] = []
+    cont: list[int] = []
+    tag_code: list[int] = []
+    parent: list[int] = []
+    depth: list[int] = []
+    end: list[int] = []
+    anc: list[tuple[int, ...]] = []
+    texts: list[str] = []
+    owner: list[int] = []
+    tails: list[bool] = []
+    stack: list[int] = []
+    anc_stack: list[tuple[int, ...]] = []
+    no_anc = (-_NO_ANCESTOR * 4,) * len(GROUPS)
+    mask_cache: dict[str, int] = {}
+    walker = etree.iterwalk(root, events=("start", "end"))
+    for event, el in walker:
+        if event == "start":
+            i = len(tag_code)
+            tag = el.tag
+            code = _TAG_CODE.get(tag, 0) if isinstance(tag, str) else 0
+            d = len(stack)
+            tag_code.append(code)
+            parent.append(stack[-1] if stack else -1)
+            depth.append(d)
+            end.append(i + 1)
+            cont.append(i if code in _CONTAINERS or not stack else cont[stack[-1]])
+            if el in links:
+                link_at.append((i, *links[el]))
+            mask = _TAG_MASK[code]
+            attrs = el.get("class") or el.get("id")
+            if attrs:
+                key = f"{el.get('class', '')} {el.get('id', '')}"
+                cmask = mask_cache.get(key)
+                if cmask is None:
+                    cmask = mask_cache[key] = _class_mask(key)
+                mask |= cmask
+            a = anc_stack[-1] if anc_stack else no_anc
+            if mask:
+                a = list(a)
+                while mask:
+                    low = mask & -mask
+                    a[low.bit_length() - 1] = d
+                    mask ^= low
+                a = tuple(a)
+            anc.append(a)
+            text = el.text
+            style = el.get("style")
+            if (el.get("hidden") is not None or el.get("aria-hidden") == "true"
+                    or (style and _DISPLAY_NONE.search(style))):
+                walker.skip_subtree()
+            elif text and not text.isspace():
+                texts.append(text)
+                owner.append(i)
+                tails.append(False)
+            stack.append(i)
+            anc_stack.append(a)
+        else:
+            i = stack.pop()
+            anc_stack.pop()
+            end[i] = len(tag_code)
+            tail = el.tail
+            if stack and tail and not tail.isspace():
+                texts.append(tail)
+                owner.append(stack[-1])
+                tails.append(True)
+    return tag_code, parent, depth, end, anc, texts, owner, tails, cont, link_at
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+def node_features(root: etree._Element, links: dict, meta: Metadata | None = None) -> NodeTable:
+    """Walk the cleaned tree once and compute every text node's row of ``FEATURE_NAMES``.
+
+    ``links`` maps block elements to (link characters, link count), as counted by ``clean``
+    before the links were unwrapped.
+    """
+    meta = meta or Metadata()
+    tag_code, parent, depth, end, anc, texts, owner, tails, cont, link_at = _walk(root, links)
+    n = len(texts)
+    n_el = len(tag_code)
+    X = np.zeros((n, len(FEATURE_NAMES)), dtype=np.float32)
+    if n == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return NodeTable(texts, X, empty, empty, empty)
+
+    tag_code_a = np.asarray(tag_code, dtype=np.int64)
+    parent_a = np.asarray(parent, dtype=np.int64)
+    depth_a = np.asarray(depth, dtype=np.int64)
+    end_a = np.asarray(end, dtype=np.int64)
+    idx_el = np.arange(n_el)
+    owner_a = np.asarray(owner, dtype=np.int64)
+
+    # Character classes of all node text at once.
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=n)
+    cps = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    cls = np.where(cps < 0x10000, _CLASS_OF[np.minimum(cps, 0xFFFF)], C_LETTER)
+    node_of_cp = np.repeat(np.arange(n), lengths)
+    counts = np.bincount(node_of_cp * N_CLASSES + cls, minlength=n * N_CLASSES)
+    counts = counts.reshape(n, N_CLASSES).astype(np.float64)
+    length = lengths.astype(np.float64)
+    chars = length - counts[:, C_SPACE]
+    safe = np.maximum(chars, 1.0)
+    letters = counts[:, C_LOWER] + counts[:, C_UPPER] + counts[:, C_LETTER]
+    punct = counts[:, C_STOP] + counts[:, C_PUNCT]
+    starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    nonspace_pos = np.where(cls != C_SPACE, np.arange(len(cls)), -1)
+    last = np.maximum.reduceat(nonspace_pos, starts)
+    last_cls = cls[np.maximum(last, 0)]
+    last_cp = cps[np.maximum(last, 0)]
+
+    col = _COL
+    X[:, col["chars"]] = np.log1p(chars)
+    X[:, col["space_ratio"]] = counts[:, C_SPACE] / np.maximum(length, 1.0)
+    X[:, col["letter_ratio"]] = letters / safe
+    X[:, col["upper_ratio"]] = counts[:, C_UPPER] / np.maximum(letters, 1.0)
+    X[:, col["cjk_ratio"]] = counts[:, C_LETTER] / safe
+    X[:, col["digit_ratio"]] = counts[:, C_DIGIT] / safe
+    X[:, col["punct_ratio"]] = punct / safe
+    X[:, col["symbol_ratio"]] = counts[:, C_SYMBOL] / safe
+    X[:, col["stops"]] = np.log1p(counts[:, C_STOP])
+    X[:, col["stops_per_100"]] = 100.0 * counts[:, C_STOP] / safe
+    X[:, col["ends_with_stop"]] = last_cls == C_STOP
+    X[:, col["ends_with_colon"]] = (last_cp == ord(":")) | (last_cp == 0xFF1A)
+    X[:, col["is_tail"]] = np.asarray(tails, dtype=np.float32)
+
+    # Per-element sums over subtrees: pre-order makes a subtree the range [i, end[i]).
+    def subtree(own: np.ndarray) -> np.ndarray:
+        cs = np.concatenate(([0.0], np.cumsum(own, dtype=np.float64)))
+        return cs[end_a] - cs[idx_el]
+
+    own_chars = np.bincount(owner_a, weights=chars, minlength=n_el)
+    own_punct = np.bincount(owner_a, weights=punct, minlength=n_el)
+    own_nodes = np.bincount(owner_a, minlength=n_el).astype(np.float64)
+    own_link_chars = np.zeros(n_el)
+    own_link_count = np.zeros(n_el)
+    if link_at:
+        v = np.asarray(link_at, dtype=np.int64)
+        own_link_chars[v[:, 0]] = v[:, 1]
+        own_link_count[v[:, 0]] = v[:, 2]
+    is_p = (tag_code_a == _TAG_CODE["p"]).astype(np.float64)
+    sub_chars = subtree(own_chars)
+    sub_link = np.minimum(subtree(own_link_chars), sub_chars)
+    sub_links = subtree(own_link_count)
+    sub_punct = subtree(own_punct)
+    sub_nodes = subtree(own_nodes)
+    sub_p = subtree(is_p) - is_p
+    desc = (end_a - idx_el - 1).astype(np.float64)
+    total_chars = max(sub_chars[0], 1.0)
+
+    # Method 2's densities, with link text and link tags as the discounted parts.
+    plain = np.maximum(sub_chars - sub_link, 0.0)
+    dt = plain / np.maximum(desc + 1.0 - sub_links, 1.0)
+    dp = plain / (sub_punct + 1.0)
+    ds = dt * np.log10(sub_p + 2.0) * np.log(np.maximum(dp, 1.0))
+    best = int(np.argmax(np.where(tag_code_a == _TAG_CODE["body"], -1.0, ds)))
+    ds_max = max(ds[best], 1e-6)
+
+    # Same-tag siblings and child counts, per element.
+    cont = np.asarray(cont, dtype=np.int64)
+    key = parent_a * len(TAGS) + tag_code_a
+    _, inverse, key_counts = np.unique(key, return_inverse=True, return_counts=True)
+    same_tag = key_counts[inverse] - 1
+    children = np.bincount(parent_a[1:], minlength=n_el) if n_el > 1 else np.zeros(n_el)
+    siblings = children[np.maximum(parent_a, 0)] - 1
+
+    o = owner_a
+    po = np.maximum(parent_a[o], 0)
+    gpo = np.maximum(parent_a[po], 0)
+    co = np.where(cont[o] == o, cont[po], cont[o])  # a text directly in a div: the div above
+    max_depth = max(int(depth_a.max()), 1)
+    X[:, col["is_only_text"]] = own_nodes[o] == sub_nodes[o]
+    X[:, col["depth"]] = depth_a[o]
+    X[:, col["rel_depth"]] = depth_a[o] / max_depth
+    X[:, col["tag"]] = tag_code_a[o]
+    X[:, col["parent_tag"]] = tag_code_a[po]
+    X[:, col["grand_tag"]] = tag_code_a[gpo]
+    X[:, col["same_tag_siblings"]] = np.log1p(same_tag[o])
+    X[:, col["siblings"]] = np.log1p(siblings[o])
+    X[:, col["children"]] = np.log1p(children[o])
+    X[:, col["owner_text_nodes"]] = np.log1p(own_nodes[o])
+    X[:, col["is_heading"]] = np.isin(tag_code_a[o], list(_HEADINGS))
+    X[:, col["rank"]] = np.arange(n) / n
+    X[:, col["chars_before"]] = (np.cumsum(chars) - chars) / total_chars
+
+    for lv, e in (("own", o), ("par", po), ("grand", gpo), ("cont", co)):
+        c = sub_chars[e]
+        X[:, col[f"{lv}_link_density"]] = sub_link[e] / np.maximum(c, 1.0)
+        X[:, col[f"{lv}_link_count"]] = np.log1p(sub_links[e])
+        X[:, col[f"{lv}_text_share"]] = c / total_chars
+        X[:, col[f"{lv}_chars"]] = np.log1p(c)
+        X[:, col[f"{lv}_text_nodes"]] = np.log1p(sub_nodes[e])
+        X[:, col[f"{lv}_mean_node_chars"]] = np.log1p(c / np.maximum(sub_nodes[e], 1.0))
+        X[:, col[f"{lv}_p_desc"]] = np.log1p(sub_p[e])
+        X[:, col[f"{lv}_desc"]] = np.log1p(desc[e])
+        X[:, col[f"{lv}_punct_density"]] = sub_punct[e] / np.maximum(c, 1.0)
+        X[:, col[f"{lv}_dt"]] = np.log1p(dt[e])
+        X[:, col[f"{lv}_ds"]] = np.log1p(ds[e])
+        X[:, col[f"{lv}_ds_rel"]] = ds[e] / ds_max
+
+    # Neighbours in reading order.
+    node_chars = X[:, col["chars"]]
+    node_ld = X[:, col["own_link_density"]]
+    node_pr = X[:, col["punct_ratio"]]
+    for side, sign in (("prev", 1), ("next", -1)):
+        for k in (1, 2):
+            shift = sign * k
+            valid = np.zeros(n, dtype=bool)
+            if sign > 0:
+                valid[k:] = True
+            else:
+                valid[: n - k] = True
+            src = np.clip(np.arange(n) - shift, 0, n - 1)
+            X[:, col[f"{side}{k}_chars"]] = np.where(valid, node_chars[src], -1.0)
+            X[:, col[f"{side}{k}_link_density"]] = np.where(valid, node_ld[src], -1.0)
+            X[:, col[f"{side}{k}_punct_ratio"]] = np.where(valid, node_pr[src], -1.0)
+            X[:, col[f"{side}{k}_same_cont"]] = valid & (co[src] == co)
+
+    anc_a = np.asarray(anc, dtype=np.int64)[o]
+    dist = np.minimum(depth_a[o][:, None] - anc_a, _NO_ANCESTOR)
+    for g_i, g in enumerate(GROUPS):
+        X[:, col[f"anc_{g}"]] = dist[:, g_i]
+
+    # Page-level hints.
+    in_best = (o >= best) & (o < end_a[best])
+    X[:, col["in_best_block"]] = in_best
+    X[:, col["best_block_share"]] = sub_chars[best] / total_chars
+    X[:, col["page_chars"]] = np.log1p(total_chars)
+    X[:, col["page_nodes"]] = np.log1p(n)
+    page_type = (meta.page_type or "").lower()
+    X[:, col["page_is_article"]] = any(t in page_type for t in _ARTICLE_TYPES)
+    body = _norm(meta.article_body) if meta.article_body else ""
+    desc_text = _norm(meta.description) if meta.description else ""
+    title = _norm(meta.title) if meta.title else ""
+    X[:, col["page_has_body"]] = bool(body)
+    if body or desc_text or title:
+        in_body = np.zeros(n, dtype=np.float32)
+        in_desc = np.zeros(n, dtype=np.float32)
+        in_title = np.zeros(n, dtype=np.float32)
+        for j, t in enumerate(texts):
+            if chars[j] < 8:
+                continue
+            t = _norm(t)
+            if body and t in body:
+                in_body[j] = 1.0
+            if desc_text and (t in desc_text or desc_text in t):
+                in_desc[j] = 1.0
+            if title and (t in title or title in t):
+                in_title[j] = 1.0
+        X[:, col["in_article_body"]] = in_body
+        X[:, col["in_description"]] = in_desc
+        X[:, col["matches_title"]] = in_title
+
+    return NodeTable(texts, X, owner_a, tag_code_a[o], co)
