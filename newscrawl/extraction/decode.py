@@ -32,6 +32,18 @@ class NotText(ValueError):
     """The body is not HTML text (binary, empty); ``str(exc)`` is the drop reason."""
 
 
+def _utf16_without_bom(head: bytes) -> str | None:
+    """``utf-16-le``/``-be`` when ASCII markup alternates with NULs (UTF-16 sent without a BOM)."""
+    even, odd = head[0:256:2], head[1:256:2]
+    if len(odd) < 8:
+        return None
+    if odd.count(0) >= 0.9 * len(odd) and even.count(0) <= 0.1 * len(even):
+        return "utf-16-le"
+    if even.count(0) >= 0.9 * len(even) and odd.count(0) <= 0.1 * len(odd):
+        return "utf-16-be"
+    return None
+
+
 def looks_binary(body: bytes) -> bool:
     """True for known binary signatures or a body whose first KiB is mostly control bytes."""
     head = body[:1024].lstrip()
@@ -39,8 +51,8 @@ def looks_binary(body: bytes) -> bool:
         return True
     if not head:
         return False
-    # UTF-16/32 text carries NULs: trust a BOM before counting them.
-    if read_bom(body[:4])[0] is not None:
+    # UTF-16/32 text carries NULs: trust a BOM or the NUL pattern before counting them.
+    if read_bom(body[:4])[0] is not None or _utf16_without_bom(body[:1024]):
         return False
     controls = sum(1 for b in head if b < 9 or 13 < b < 32)
     return controls > len(head) // 10
@@ -51,19 +63,21 @@ def _detect(body: bytes) -> str | None:
     return best.encoding if best is not None else None
 
 
+def _meta_encoding(body: bytes) -> str | None:
+    enc = html_body_declared_encoding(body[:_SNIFF_BYTES])
+    if enc:
+        return enc
+    m = _WRAPPER_ENCODING.search(body[:4096])
+    return resolve_encoding(m.group(1).decode("ascii")) if m else None
+
+
 def declared_encoding(body: bytes, content_type: str | None = None) -> str | None:
     """The encoding the page or its server declares, resolved to a Python codec name."""
     bom = read_bom(body[:4])[0]
     if bom:
         return resolve_encoding(bom)
     enc = http_content_type_encoding(content_type) if content_type else None
-    if enc:
-        return enc
-    enc = html_body_declared_encoding(body[:_SNIFF_BYTES])
-    if enc:
-        return enc
-    m = _WRAPPER_ENCODING.search(body[:4096])
-    return resolve_encoding(m.group(1).decode("ascii")) if m else None
+    return enc or _meta_encoding(body)
 
 
 def _decodes(body: bytes, encoding: str) -> str | None:
@@ -73,22 +87,100 @@ def _decodes(body: bytes, encoding: str) -> str | None:
         return None
 
 
+def _non_ascii(text: str) -> int:
+    return len(text) - len(text.encode("ascii", "ignore"))
+
+
+def _nearly_decodes(body: bytes, encoding: str) -> bool:
+    """A few bad bytes (a truncated character, one stray byte) among many good characters.
+
+    Pages are often spliced together from parts, so one bad sequence should not throw away
+    an otherwise valid declaration, nor valid UTF-8.
+    """
+    try:
+        text = body.decode(encoding, "replace")
+    except LookupError:
+        return False
+    bad = text.count("\ufffd")
+    good = _non_ascii(text) - bad
+    return good >= 20 * max(bad, 1)
+
+
+# Labels that decode any byte sequence (nearly), so a server's "ISO-8859-1" default proves little.
+_WEAK = frozenset({"cp1252", "latin_1", "iso8859-1", "ascii"})
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def _looks_mojibake(text: str) -> bool:
+    """Latin-script text has a few accented letters per word; another script read as cp1252
+    turns whole words into accented Latin letters (``Ïðàâèòåëüñòâî``)."""
+    accented = total = 0
+    for word in _LETTERS.findall(text, 0, _SNIFF_BYTES):
+        if not word.isascii():
+            total += len(word)
+            accented += sum(1 for c in word if c > "\x7f")
+    return total >= 20 and accented > 0.6 * total
+
+
+def _detect_tolerant(body: bytes) -> str | None:
+    """A detector guess when a few bad bytes make every strict decoding fail."""
+    for candidate in ("gb18030", "big5", "shift_jis", "euc-kr", "euc-jp"):
+        text = body[:_SNIFF_BYTES].decode(candidate, "replace")
+        bad = text.count("\ufffd")
+        if bad and bad * 50 <= _non_ascii(text):
+            guess = _detect(text.replace("\ufffd", "").encode(candidate, "replace"))
+            if guess:
+                return guess
+    return None
+
+
 def choose_encoding(body: bytes, content_type: str | None = None) -> str:
-    """The codec to read ``body`` with, checked against the bytes rather than trusted."""
+    """The codec to read ``body`` with, checked against the bytes rather than trusted.
+
+    BOM first. Then the header and then ``<meta>``: a declaration is taken when it decodes the
+    bytes, so a header beats a contradicting ``<meta>`` unless it is wrong. A weak declaration
+    (latin-1/cp1252/ascii, often a server default) loses to valid non-ASCII UTF-8, to a
+    ``<meta>`` that decodes, and to a detector when reading it as cp1252 garbles whole words.
+    Undeclared bytes are tried as UTF-8 (strictly, then allowing a few bad bytes) before the
+    detector guesses.
+    """
     bom = read_bom(body[:4])[0]
     if bom:
         return resolve_encoding(bom) or bom
-    declared = declared_encoding(body, content_type)
+    utf16 = _utf16_without_bom(body[:1024])
+    if utf16:
+        return utf16
+    header = http_content_type_encoding(content_type) if content_type else None
+    meta = _meta_encoding(body)
     utf8 = _decodes(body, "utf-8")
-    if declared and declared != "utf-8":
-        if _decodes(body, declared) is not None:
-            # cp1252 decodes nearly anything, so it proves nothing: valid non-ASCII UTF-8 wins.
-            if declared == "cp1252" and utf8 is not None and not utf8.isascii():
+    weak_fallback = None
+    for declared in dict.fromkeys(e for e in (header, meta) if e):
+        if declared.startswith(("utf-16", "utf-32")):
+            continue  # no BOM and no NUL pattern: the label is wrong (WHATWG: read as UTF-8)
+        if declared == "utf-8":
+            if utf8 is not None or _nearly_decodes(body, "utf-8"):
                 return "utf-8"
+            continue
+        text = _decodes(body, declared)
+        if text is None:
+            if declared not in _WEAK and _nearly_decodes(body, declared):
+                return declared
+            continue
+        if declared not in _WEAK:
             return declared
+        if utf8 is not None and not utf8.isascii():
+            return "utf-8"
+        if not _looks_mojibake(text):
+            return declared
+        weak_fallback = weak_fallback or declared
     if utf8 is not None:
         return "utf-8"
-    return _detect(body) or declared or "utf-8"
+    if _nearly_decodes(body, "utf-8"):
+        return "utf-8"
+    guess = _detect(body) or _detect_tolerant(body)
+    if guess and (weak_fallback is None or resolve_encoding(guess) not in _WEAK):
+        return guess
+    return weak_fallback or header or meta or "utf-8"
 
 
 def decode(body: bytes | str, content_type: str | None = None) -> tuple[str, str]:
@@ -96,15 +188,25 @@ def decode(body: bytes | str, content_type: str | None = None) -> tuple[str, str
 
     A declared encoding that does not decode the page (a UTF-8 page labelled ISO-8859-1, a GBK
     page labelled UTF-8) loses to strict UTF-8 and then to a detector's guess; bytes that
-    decode in no candidate become U+FFFD.
+    decode in no candidate become U+FFFD. A body that decodes to nothing but whitespace (a
+    lone BOM) is ``empty``, like an empty one.
     """
     if isinstance(body, str):
         if not body.strip():
             raise NotText("empty")
+        try:
+            body.encode("utf-8")
+        except UnicodeEncodeError:
+            # Lone surrogates (a str built with surrogateescape) make libxml2 drop the rest of
+            # the page; bytes never decode to them, so only a str caller can hand them in.
+            body = body.encode("utf-8", "replace").decode("utf-8")
         return "utf-8", body
     if not body.strip():
         raise NotText("empty")
     if looks_binary(body):
         raise NotText("binary")
     encoding = choose_encoding(body, content_type)
-    return html_to_unicode(f"text/html; charset={encoding}", body)
+    encoding, text = html_to_unicode(f"text/html; charset={encoding}", body)
+    if not text.strip():
+        raise NotText("empty")
+    return encoding, text

@@ -7,6 +7,58 @@ import re
 from lxml import etree, html
 
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
+# Start and end tags, for the rare re-parse of a document nested deeper than libxml2 allows.
+_TAG = re.compile(r"<(/?)([a-zA-Z][^\s/>]*)[^>]*>")
+_VOID = frozenset({
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
+    "source", "track", "wbr",
+})
+# libxml2 gives up (and drops the rest of the page) past 256 open elements, 2048 with
+# huge_tree; the re-parse keeps nesting well under that.
+_MAX_DEPTH = 1000
+
+
+def _parser() -> html.HTMLParser:
+    return html.HTMLParser(
+        recover=True, remove_comments=True, remove_pis=True, no_network=True,
+        default_doctype=False, huge_tree=True,
+    )
+
+
+def _too_deep(parser: html.HTMLParser) -> bool:
+    return any("Excessive depth" in e.message for e in parser.error_log)
+
+
+def _flatten(text: str, max_depth: int = _MAX_DEPTH) -> str:
+    """Drop start tags (keeping their text) once more than ``max_depth`` elements are open.
+
+    The count is approximate (it ignores HTML's implied end tags, so it over-counts), which
+    only makes it drop more tags on a document that libxml2 already refused.
+    """
+    depth = 0
+    out: list[str] = []
+    last = 0
+    for m in _TAG.finditer(text):
+        closing, name = m.group(1), m.group(2).lower()
+        if name in _VOID or m.group(0).endswith("/>"):
+            continue
+        if closing:
+            depth = max(depth - 1, 0)
+        elif depth >= max_depth:
+            out.append(text[last:m.start()])
+            last = m.end()
+        else:
+            depth += 1
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _fromstring(text: str) -> tuple[html.HtmlElement | None, html.HTMLParser]:
+    parser = _parser()
+    try:
+        return etree.fromstring(text, parser), parser
+    except (etree.ParserError, ValueError):
+        return None, parser
 
 
 def parse(text: str) -> html.HtmlElement:
@@ -14,19 +66,20 @@ def parse(text: str) -> html.HtmlElement:
 
     A new parser per call keeps concurrent extractions independent (lxml parsers hold state).
     Comments and processing instructions are dropped while parsing, which is cheaper than
-    stripping them afterwards. libxml2 caps nesting depth, so pathological documents are
-    truncated in C rather than recursing in Python.
+    stripping them afterwards. libxml2 caps nesting depth in C, so nothing recurses in Python;
+    but at the cap it stops reading and silently drops the rest of the page (256 unclosed
+    ``<font>`` tags are enough without ``huge_tree``), so such a document is parsed again with
+    its excess start tags removed.
     """
-    parser = html.HTMLParser(
-        recover=True, remove_comments=True, remove_pis=True, no_network=True, default_doctype=False
-    )
-    text = _XML_DECLARATION.sub("", text[:512], count=1) + text[512:]
+    m = _XML_DECLARATION.match(text)
+    if m:
+        # lxml refuses a str that declares an encoding; the bytes are already decoded.
+        text = text[m.end():]
     if "\x00" in text:
         text = text.replace("\x00", "")
-    try:
-        root = etree.fromstring(text, parser)
-    except (etree.ParserError, ValueError):
-        root = None
+    root, parser = _fromstring(text)
+    if _too_deep(parser):
+        root, _ = _fromstring(_flatten(text))
     if root is None:
-        root = html.fromstring("<html></html>", parser=parser)
+        root = html.fromstring("<html></html>", parser=_parser())
     return root
