@@ -1,15 +1,24 @@
 """Page metadata read from the raw tree, before cleaning throws <head> and <script> away.
 
-PLACEHOLDER: minimal version; the metadata issue (#4) replaces the body of
-``extract_metadata`` and keeps its signature and the ``Metadata`` fields.
+Sources, most trusted first: JSON-LD (schema.org Article types, ``@graph``, nested Person and
+Organization), OpenGraph and ``article:*`` tags, Twitter cards, ``<meta name>``/``itemprop``,
+``<time datetime>``, a byline in the DOM near the headline, a date in the URL. Each field takes
+the first source that gives a usable value, so a malformed or absurd value in one source falls
+through to the next instead of spoiling the page. One XPath pass collects everything the head
+and the microdata offer; the DOM is searched for a byline only when no source named an author.
 """
 
 from __future__ import annotations
 
-import json
+import re
 from dataclasses import dataclass
+from urllib.parse import urljoin, urlsplit
 
-from lxml import html
+from lxml import etree, html
+
+from newscrawl.extraction.authors import BY_ONLY, BY_PREFIX, clean_authors, invert_name
+from newscrawl.extraction.dates import parse_date, url_date
+from newscrawl.extraction.meta_jsonld import JsonLd, read_jsonld
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,39 +41,504 @@ class Metadata:
     """JSON-LD articleBody when the page embeds one: a hint for the node classifier."""
 
 
-def extract_metadata(root: html.HtmlElement, url: str | None = None) -> Metadata:
-    """Read metadata from ``root`` (the uncleaned tree); never raises on malformed input."""
-    def meta(*names: str) -> str | None:
-        for name in names:
-            for el in root.iterfind(f".//meta[@property='{name}']"):
-                if el.get("content"):
-                    return el.get("content").strip()
-            for el in root.iterfind(f".//meta[@name='{name}']"):
-                if el.get("content"):
-                    return el.get("content").strip()
+# One pass over the tree for everything but the DOM byline; union results come in document order.
+_NODES = etree.XPath(
+    "//meta | //title | //h1 | //time | //link[@rel] | //script[@type] | //*[@itemprop]"
+)
+_BYLINE = etree.XPath(
+    "//*[@rel='author' or @itemprop='author' or contains(@class,'byline')"
+    " or contains(@class,'Byline') or contains(@class,'author') or contains(@class,'Author')"
+    " or contains(@id,'byline') or contains(@class,'writer')][not(self::meta)"
+    " and not(self::link) and not(self::script) and not(self::style)]"
+)
+_ITEMPROP_NAME = etree.XPath(".//*[@itemprop='name']")
+_ELS_AFTER = etree.XPath("following::*[position() <= $n]")
+_ELS_BEFORE = etree.XPath("preceding::*[position() <= $n]")
+_BYLINE_HINTS = ("byline", "author", "writer", "contributor")
+_BYLINE_SKIP = frozenset({"meta", "link", "script", "style", "img", "svg", "picture", "source",
+                          "noscript", "template", "input", "button", "form"})
+_BYLINE_AFTER = 150
+_BYLINE_BEFORE = 40
+_BYLINE_TEXTS = 25
+# Visible text just after (and a little before) the headline, where bylines and dates sit.
+_TEXT_AFTER = etree.XPath("following::text()[normalize-space()][position() <= $n]")
+_TEXT_BEFORE = etree.XPath("preceding::text()[normalize-space()][position() <= $n]")
+_YEAR = re.compile(r"(?<!\d)(?:19[9]\d|20[0-4]\d)(?!\d)")
+_UPDATED = re.compile(r"(?i)updated|modified|aktualisiert|mis à jour|actualizado|aggiornato")
+_SKIP_TEXT_PARENTS = frozenset({"script", "style", "noscript", "template", "option", "textarea"})
+
+_MAX_TEXT = 2000
+_MAX_TITLE = 400
+_MAX_TAGS = 30
+_MAX_TAG_LEN = 80
+_MAX_BYLINE_TEXT = 200
+_H1_SCAN = 5
+_DATE_TEXT_MAX = 80
+_TEXT_WINDOW_AFTER = 60
+_TEXT_WINDOW_BEFORE = 12
+
+# Meta keys (property, name or itemprop, lower-cased) per field, most trusted first.
+_TITLE_KEYS = ("og:title", "twitter:title", "headline", "sailthru.title", "parsely-title",
+               "dc.title", "dcterms.title", "citation_title", "title")
+_AUTHOR_KEYS = ("article:author", "author", "parsely-author", "sailthru.author", "dc.creator",
+                "dcterms.creator", "citation_author", "byl", "byline", "article.author",
+                "og:article:author", "creator")
+_PUBLISHED_KEYS = (
+    "article:published_time", "og:article:published_time", "article:published",
+    "datepublished", "published_time", "publishdate", "publish-date", "publish_date",
+    "pubdate", "parsely-pub-date", "sailthru.date", "article.published", "dc.date.issued",
+    "dcterms.issued", "dcterms.created", "dc.date.created", "dc.date", "dcterms.date",
+    "citation_publication_date", "citation_date", "original-publish-date", "date",
+    "datecreated", "article_date_original", "release_date", "og:published_time",
+)
+_MODIFIED_KEYS = ("article:modified_time", "og:updated_time", "datemodified",
+                  "article:modified", "dcterms.modified", "dc.date.modified", "last-modified",
+                  "lastmod", "modified_time", "article.updated")
+_DESCRIPTION_KEYS = ("og:description", "description", "twitter:description", "dc.description",
+                     "dcterms.description")
+_SITE_KEYS = ("og:site_name", "application-name", "apple-mobile-web-app-title",
+              "publisher", "twitter:site")
+_IMAGE_KEYS = ("og:image", "og:image:url", "og:image:secure_url", "twitter:image",
+               "twitter:image:src", "image", "thumbnailurl")
+_TAG_KEYS = ("article:tag", "news_keywords", "keywords", "parsely-tags", "sailthru.tags")
+_SECTION_KEYS = ("article:section", "section", "parsely-section", "category", "articlesection")
+_LANGUAGE_KEYS = ("content-language", "og:locale", "language", "dc.language", "inlanguage")
+
+# Between a headline and the site name in <title> and og:title.
+_TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " :: ", " · ", " • ", " / ", " « ", " » ",
+                     " ~ ", ": ", "｜", " – ")
+_NON_ALNUM = re.compile(r"[\W_]+")
+_LANG_TAG = re.compile(r"^[a-zA-Z]{2,3}(?:[-_][a-zA-Z0-9]{2,8})*$")
+
+
+def _clip(value: str | None, limit: int = _MAX_TEXT) -> str | None:
+    if not value:
+        return None
+    value = " ".join(value.split())
+    return value[:limit] if value else None
+
+
+def _key(text: str) -> str:
+    return _NON_ALNUM.sub("", text.casefold())
+
+
+@dataclass(slots=True)
+class _Collected:
+    metas: dict[str, list[str]]
+    scripts: list[str]
+    title: str | None
+    h1s: list[html.HtmlElement]
+    times: list[html.HtmlElement]
+    canonical: str | None
+    author_els: list[html.HtmlElement]
+
+
+def _collect(root: html.HtmlElement) -> _Collected:
+    metas: dict[str, list[str]] = {}
+    scripts: list[str] = []
+    title: str | None = None
+    h1s: list[html.HtmlElement] = []
+    times: list[html.HtmlElement] = []
+    canonical: str | None = None
+    author_els: list[html.HtmlElement] = []
+    for el in _NODES(root):
+        tag = el.tag
+        if tag == "meta":
+            content = el.get("content")
+            if content is None or not content.strip():
+                continue
+            for attr in ("property", "name", "itemprop", "http-equiv"):
+                name = el.get(attr)
+                if name:
+                    metas.setdefault(name.strip().lower(), []).append(content.strip())
+        elif tag == "script":
+            if "ld+json" in (el.get("type") or "").lower() and el.text:
+                scripts.append(el.text)
+        elif tag == "title":
+            if title is None and el.text:
+                title = el.text
+        elif tag == "h1":
+            if len(h1s) < _H1_SCAN:
+                h1s.append(el)
+        elif tag == "time":
+            times.append(el)
+        elif tag == "link":
+            rel = (el.get("rel") or "").lower()
+            if rel == "canonical" and canonical is None:
+                canonical = el.get("href")
+            elif rel == "image_src" and el.get("href"):
+                metas.setdefault("image_src", []).append(el.get("href"))
+        if tag != "meta" and el.get("itemprop"):
+            prop = el.get("itemprop").strip().lower()
+            if prop == "author" or prop == "creator":
+                author_els.append(el)
+            elif prop in ("datepublished", "datemodified", "headline", "articlesection"):
+                value = el.get("content") or el.get("datetime") or el.text_content()
+                if value and value.strip():
+                    metas.setdefault(prop, []).append(value.strip())
+    return _Collected(metas, scripts, title, h1s, times, canonical, author_els)
+
+
+def _first(metas: dict[str, list[str]], keys: tuple[str, ...]) -> str | None:
+    for key in keys:
+        for value in metas.get(key, ()):
+            if value:
+                return value
+    return None
+
+
+def _site_names(site_name: str | None, url: str | None) -> list[str]:
+    names = [_key(site_name)] if site_name else []
+    host = urlsplit(url).hostname if url else None
+    if host:
+        labels = [x for x in host.removeprefix("www.").split(".") if x]
+        if len(labels) >= 2:
+            names.append(_key(labels[-2] if len(labels[-2]) > 3 or len(labels) < 3
+                              else labels[-3]))
+            names.append(_key(".".join(labels)))
+    return [n for n in names if len(n) >= 3]
+
+
+def _is_site(piece: str, sites: list[str]) -> bool:
+    k = _key(piece)
+    if not k:
+        return True
+    return any(k == s or (len(k) >= 4 and (s in k or k in s)) for s in sites)
+
+
+def _strip_site(title: str, sites: list[str]) -> str:
+    """``Headline | Site`` or ``Site - Headline`` to ``Headline`` when a side names the site."""
+    for sep in _TITLE_SEPARATORS:
+        if sep not in title:
+            continue
+        head, _, tail = title.rpartition(sep)
+        if head and _is_site(tail, sites):
+            return _strip_site(head.strip(), sites)
+        head, _, tail = title.partition(sep)
+        if tail and _is_site(head, sites):
+            return _strip_site(tail.strip(), sites)
+    return title
+
+
+def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
+                  url: str | None) -> str | None:
+    sites = _site_names(site_name, url)
+    h1_texts = [t for t in (_clip(h.text_content(), _MAX_TITLE) for h in c.h1s) if t]
+    declared = [t for t in (
+        _clip(ld.headline, _MAX_TITLE) if ld else None,
+        _clip(_first(c.metas, _TITLE_KEYS), _MAX_TITLE),
+        _clip(c.title, _MAX_TITLE),
+    ) if t]
+    # The headline a reader sees is the <h1> when it agrees with what the page declares.
+    for candidate in declared:
+        k = _key(candidate)
+        for h1 in h1_texts:
+            hk = _key(h1)
+            if hk and (hk == k or (len(hk) >= 0.4 * len(k) and hk in k)):
+                return h1
+    for candidate in declared:
+        stripped = _strip_site(candidate, sites)
+        if stripped:
+            return stripped
+    return h1_texts[0] if h1_texts else None
+
+
+_CONNECTOR_LINE = re.compile(r"\n\s*(,|&|and|und|et|y|e|og|och|en|i|и|和|、)\s*\n", re.I)
+
+
+def _texts(el: html.HtmlElement) -> str:
+    """Text with a line between elements: ``<b>By</b><a>Jane</a>`` must not read "ByJane",
+    and "Jane Doe" above "Updated 2 hours ago" must not become one name. A line that is only
+    "and" or "," joins its neighbours back into one byline."""
+    text = "\n".join(t.strip() for t in el.itertext() if t.strip())
+    return _CONNECTOR_LINE.sub(r" \1 ", text)
+
+
+def _byline_texts(el: html.HtmlElement) -> list[str]:
+    """What an author-hinted element says, or, when it holds a whole author box (name, bio,
+    links), its first few short lines: the name comes first in such boxes."""
+    value = el.get("content")
+    if value:
+        return [value.strip()]
+    names = _ITEMPROP_NAME(el)
+    if names:
+        return [" and ".join((n.get("content") or _texts(n)) for n in names[:10])]
+    text = _texts(el)
+    if 0 < len(text) <= _MAX_BYLINE_TEXT:
+        return [text]
+    lines = [t.strip() for t in el.itertext() if t.strip()]
+    return [t for t in lines[:4] if len(t) <= _MAX_BYLINE_TEXT]
+
+
+def _in_comments(el: html.HtmlElement) -> bool:
+    for a in el.iterancestors():
+        cls = (a.get("class") or "") + " " + (a.get("id") or "")
+        if "comment" in cls.lower() or a.tag in ("footer", "aside", "nav", "head"):
+            return True
+    return False
+
+
+def _is_byline(el: html.HtmlElement) -> bool:
+    if not isinstance(el.tag, str) or el.tag in _BYLINE_SKIP:
+        return False
+    if (el.get("rel") or "").lower() == "author" or (el.get("itemprop") or "").lower() == "author":
+        return True
+    hint = ((el.get("class") or "") + " " + (el.get("id") or "")).lower()
+    return any(h in hint for h in _BYLINE_HINTS)
+
+
+def _dom_authors(root: html.HtmlElement, c: _Collected) -> tuple[str, ...]:
+    """Names from the byline closest to the headline (microdata authors count as bylines).
+
+    With a headline, only a window of elements around it is looked at, in order of distance
+    (below it first: that is where bylines sit); without one, the whole page.
+    """
+    if c.h1s:
+        h1 = c.h1s[0]
+        after = [el for el in _ELS_AFTER(h1, n=_BYLINE_AFTER) if _is_byline(el)]
+        before = [el for el in reversed(_ELS_BEFORE(h1, n=_BYLINE_BEFORE)) if _is_byline(el)]
+        candidates = after[:6] + before[:3] + c.author_els
+    else:
+        candidates = c.author_els + _BYLINE(root)
+    for el in candidates[:12]:
+        if _in_comments(el):
+            continue
+        for text in _byline_texts(el):
+            for line in text.split("\n"):
+                names = clean_authors([line])
+                if names:
+                    return names
+    return _text_byline(c)
+
+
+def _text_byline(c: _Collected) -> tuple[str, ...]:
+    """A line that starts with "By" ("Von", "Par", "作者：" ...) just below the headline."""
+    if not c.h1s:
+        return ()
+    texts = [t for t in _TEXT_AFTER(c.h1s[0], n=_BYLINE_TEXTS) if len(t) <= _MAX_BYLINE_TEXT]
+    for i, text in enumerate(texts):
+        parent = text.getparent()
+        if parent is not None and parent.tag in _SKIP_TEXT_PARENTS:
+            continue
+        if BY_ONLY.match(text) and i + 1 < len(texts):
+            text = texts[i + 1]
+        elif not BY_PREFIX.match(text):
+            continue
+        names = clean_authors([text])
+        if names:
+            return names
+    return ()
+
+
+def _time_date(c: _Collected) -> str | None:
+    preferred = [t for t in c.times if t.get("pubdate") is not None
+                 or "publish" in (t.get("class") or "").lower()
+                 or (t.get("itemprop") or "").lower() == "datepublished"]
+    for el in preferred + c.times:
+        date = parse_date(el.get("datetime") or el.text_content())
+        if date:
+            return date
+    return None
+
+
+def _text_date(c: _Collected) -> str | None:
+    """A date written out next to the headline ("Published March 5, 2024"), as a reader sees it.
+
+    Texts right below the headline come first, then the few just above it; a date labelled as
+    an update is used only when no other date is there.
+    """
+    if not c.h1s:
+        return None
+    h1 = c.h1s[0]
+    updated: str | None = None
+    texts = list(_TEXT_AFTER(h1, n=_TEXT_WINDOW_AFTER))
+    texts += reversed(_TEXT_BEFORE(h1, n=_TEXT_WINDOW_BEFORE))
+    for i, text in enumerate(texts):
+        if len(text) > _DATE_TEXT_MAX or not _YEAR.search(text):
+            continue
+        parent = text.getparent()
+        if parent is not None and parent.tag in _SKIP_TEXT_PARENTS:
+            continue
+        date = parse_date(text)
+        if not date:
+            continue
+        label = text + " " + (texts[i - 1] if i > 0 and i <= _TEXT_WINDOW_AFTER else "")
+        if _UPDATED.search(label):
+            updated = updated or date
+            continue
+        return date
+    return updated
+
+
+def _language(root: html.HtmlElement, c: _Collected, ld: JsonLd | None) -> str | None:
+    html_el = root if root.tag == "html" else root.find(".//html")
+    values = []
+    if html_el is not None:
+        values += [html_el.get("lang"), html_el.get("xml:lang")]
+    values += [_first(c.metas, _LANGUAGE_KEYS), ld.language if ld else None]
+    for value in values:
+        tag = normalise_language(value)
+        if tag:
+            return tag
+    return None
+
+
+def normalise_language(value: str | None) -> str | None:
+    """``en_us``/``EN-us`` to BCP 47 ``en-US``; None for what is not a language tag."""
+    if not value:
+        return None
+    value = value.strip().split(",")[0].strip().replace("_", "-")
+    if not _LANG_TAG.match(value) or value.lower() in ("und", "xx", "x-default"):
+        return None
+    parts = value.split("-")
+    out = [parts[0].lower()]
+    for part in parts[1:]:
+        if len(part) == 2 or (len(part) == 3 and part.isdigit()):
+            out.append(part.upper())
+        elif len(part) == 4 and part.isalpha():
+            out.append(part.title())
+        else:
+            out.append(part.lower())
+    return "-".join(out)
+
+
+def _tags(c: _Collected, ld: JsonLd | None) -> tuple[str, ...]:
+    raw = list(c.metas.get("article:tag", ()))
+    if not raw and ld and ld.keywords:
+        raw = ld.keywords
+    if not raw:
+        for key in _TAG_KEYS[1:]:
+            if key in c.metas:
+                raw = [t for v in c.metas[key] for t in v.split(",")]
+                break
+    out: list[str] = []
+    seen: set[str] = set()
+    for tag in raw:
+        tag = " ".join(tag.split())
+        if tag and len(tag) <= _MAX_TAG_LEN and tag.casefold() not in seen:
+            seen.add(tag.casefold())
+            out.append(tag)
+        if len(out) >= _MAX_TAGS:
+            break
+    return tuple(out)
+
+
+def _url_or_none(value: str | None, base: str | None) -> str | None:
+    if not value:
+        return None
+    value = value.strip()
+    if not value or value.startswith(("data:", "javascript:")) or len(value) > 2048:
+        return None
+    try:
+        return urljoin(base, value) if base else value
+    except ValueError:
         return None
 
-    page_type = meta("og:type")
-    body = None
-    for script in root.iterfind(".//script[@type='application/ld+json']"):
+
+def _twitter_author(c: _Collected) -> list[str]:
+    """``twitter:label1 = "Written by"`` with the name in ``twitter:data1`` (Yoast and others)."""
+    for i in ("1", "2"):
+        label = _first(c.metas, (f"twitter:label{i}",)) or ""
+        if BY_PREFIX.match(label) or "author" in label.lower() or "written" in label.lower():
+            data = _first(c.metas, (f"twitter:data{i}",))
+            return [data] if data else []
+    return []
+
+
+def _authors(root: html.HtmlElement, c: _Collected, ld: JsonLd | None,
+             site_name: str | None) -> tuple[str, ...]:
+    """The first source that names someone; the site's own name is only a last resort, since
+    many sites put it in ``author`` while the byline on the page names the writer."""
+    sources: list[list[str]] = []
+    if ld:
+        sources.append(ld.authors)
+    for key in _AUTHOR_KEYS:
+        values = [v for v in c.metas.get(key, ()) if "://" not in v]
+        if key in ("citation_author", "dc.creator", "dcterms.creator"):
+            values = [invert_name(v) for v in values]
+        if values:
+            sources.append(values)
+    sources.append(_twitter_author(c))
+    sites = {_key(n) for n in (site_name, ld.publisher if ld else None) if n}
+    fallback: tuple[str, ...] = ()
+    for values in sources:
+        names = clean_authors(values)
+        if names and all(_key(n) in sites for n in names):
+            fallback = fallback or names
+        elif names:
+            return names
+    names = _dom_authors(root, c)
+    if names:
+        return names
+    if fallback:
+        return fallback
+    # An organisation credited as the author (a company blog) is still the page's author.
+    if ld and ld.author_orgs:
+        return clean_authors(ld.author_orgs)
+    return ()
+
+
+def _date(values: list[str | None]) -> str | None:
+    for value in values:
+        date = parse_date(value)
+        if date:
+            return date
+    return None
+
+
+def extract_metadata(root: html.HtmlElement, url: str | None = None) -> Metadata:
+    """Read metadata from ``root`` (the uncleaned tree); never raises on malformed input.
+
+    Each field is guarded on its own, so a source that trips one field (a number where a string
+    was expected, a recursion in a bad tree) costs that field only.
+    """
+    try:
+        c = _collect(root)
+    except (ValueError, TypeError, etree.LxmlError):
+        return Metadata()
+    try:
+        ld = read_jsonld(c.scripts)
+    except (ValueError, TypeError, AttributeError, RecursionError):
+        ld = None
+    fields: dict[str, object] = {}
+
+    def guarded(name: str, fn, *args) -> None:  # noqa: ANN001
         try:
-            data = json.loads(script.text or "")
-        except ValueError:
-            continue
-        for item in data if isinstance(data, list) else [data]:
-            if isinstance(item, dict):
-                t = item.get("@type")
-                if isinstance(t, str) and "article" in t.lower():
-                    page_type = t
-                    body = item.get("articleBody") if isinstance(item.get("articleBody"), str) else body
-    title_el = root.find(".//title")
-    title = meta("og:title") or (title_el.text_content().strip() if title_el is not None else None)
-    return Metadata(
-        title=title or None,
-        language=root.get("lang"),
-        description=meta("description", "og:description"),
-        site_name=meta("og:site_name"),
-        image=meta("og:image"),
-        page_type=page_type.lower() if page_type else None,
-        article_body=body,
-    )
+            value = fn(*args)
+        except (ValueError, TypeError, AttributeError, IndexError, KeyError, RecursionError,
+                etree.LxmlError):
+            return
+        if value:
+            fields[name] = value
+
+    guarded("site_name", lambda: _clip(
+        _first(c.metas, _SITE_KEYS[:1]) or (ld.publisher if ld else None)
+        or _first(c.metas, _SITE_KEYS[1:]), 200))
+    site_name = fields.get("site_name")
+    if isinstance(site_name, str) and site_name.startswith("@"):
+        fields["site_name"] = site_name = site_name[1:] or None
+    guarded("title", _choose_title, c, ld, site_name, url)
+    guarded("authors", _authors, root, c, ld, site_name)
+    guarded("modified", lambda: _date([
+        ld.modified if ld else None, *[v for k in _MODIFIED_KEYS for v in c.metas.get(k, ())],
+    ]))
+    # A page that shows only an update date is dated by it: it is the date readers see.
+    guarded("published", lambda: _date([
+        ld.published if ld else None, *[v for k in _PUBLISHED_KEYS for v in c.metas.get(k, ())],
+    ]) or _time_date(c) or _text_date(c) or url_date(url) or fields.get("modified"))
+    guarded("language", _language, root, c, ld)
+    guarded("description", lambda: _clip(
+        (ld.description if ld else None) or _first(c.metas, _DESCRIPTION_KEYS)))
+    guarded("image", lambda: _url_or_none(
+        _first(c.metas, _IMAGE_KEYS) or (ld.image if ld else None)
+        or _first(c.metas, ("image_src",)), url))
+    guarded("tags", _tags, c, ld)
+    guarded("section", lambda: _clip(
+        _first(c.metas, _SECTION_KEYS[:1]) or (ld.section if ld else None)
+        or _first(c.metas, _SECTION_KEYS[1:]), 200))
+    guarded("canonical_url", lambda: _url_or_none(
+        c.canonical or _first(c.metas, ("og:url",)) or (ld.url if ld else None), url))
+    guarded("page_type", lambda: (ld.type if ld else None)
+            or (_first(c.metas, ("og:type",)) or "").strip().lower() or None)
+    guarded("article_body", lambda: ld.body if ld else None)
+    return Metadata(**fields)  # type: ignore[arg-type]

@@ -1,0 +1,182 @@
+"""Author strings as sites write them, cleaned to a list of names.
+
+Bylines arrive as "By JANE DOE and John Roe, Staff Writers | Updated March 5, 2024", as
+"Von Max Muster", "作者：张三", as URLs in ``article:author`` or as a whole paragraph when a
+template goes wrong. A name is what is left after the byline words, roles, dates, handles and
+links are cut away; anything still too long to be a name is dropped, because one wrong author
+in a corpus is worse than none.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable
+
+_MAX_RAW = 300
+"""Longer raw strings are template accidents (a paragraph, a bio), not bylines."""
+_MAX_NAME = 60
+_MAX_WORDS = 6
+
+# "By" in the languages we crawl, at the start of a byline.
+_BY = re.compile(
+    r"^\s*(?:(?:written|posted|published|reported|text|words|story|photos?)\s+)?"
+    r"(?:by|from|von|par|por|di|da|de|door|av|af|przez|от|автор|tekst|texte|texto|testo|"
+    r"author|autor|auteur|autore|auteurs|authors|écrit par|escrito por|scritto da|"
+    r"geschrieben von)\b\s*[:：]?\s*"
+    r"|^\s*(?:作者|记者|撰文|文|编辑|责任编辑|来源|筆者|著者|記者|기자)\s*[：:/／|]\s*",
+    re.I,
+)
+BY_PREFIX = re.compile(
+    r"^\s*(?:(?:written|posted|reported|words|story)\s+)?(?:by|von|par|por|di|door|av|af|przez"
+    r"|от|автор|écrit par|escrito por|scritto da|geschrieben von)\b\s*[:：]?\s*\S"
+    r"|^\s*(?:作者|记者|撰文|文|責任編輯|责任编辑|筆者|著者|記者)\s*[：:/／|]",
+    re.I,
+)
+"""A line that reads as a byline by its first word."""
+BY_ONLY = re.compile(r"^\s*(?:(?:written|posted)\s+)?(?:by|von|par|por|di|door|av|af|przez)"
+                     r"\s*[:：]?\s*$", re.I)
+# Credits that name someone other than the writer: the whole piece is dropped.
+_NOT_WRITER = re.compile(
+    r"(?i)^\s*(?:(?:medically\s+|fact[- ]?)?(?:reviewed|checked|edited|illustrat\w*|photo\w*|"
+    r"images?|video|produced|translated|design\w*|code|graphics?)\b(?:\s+by)?\b|"
+    r"(?:photos?|images?|illustrations?|graphics?)\s*:)"
+)
+_CJK_ROLE = re.compile(r"(?:本报|本報)?(?:记者|記者|通讯员|特约记者|编辑|责编|责任编辑|기자)")
+_CJK_SPLIT = re.compile(r"[、，,；;\s]+")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_URL_OR_MAIL = re.compile(r"(?:https?://|www\.)\S+|\S+@\S+\.\w+")
+_HANDLE = re.compile(r"(?<!\w)@\w+")
+_DATEISH = re.compile(
+    r"(?i)(?:\b(?:updated|published|posted|modified|last updated|on|am|le|el|il)\b\s*[:.]?\s*)?"
+    r"(?:\b\d{1,4}[./-]\d{1,2}[./-]\d{1,4}\b|\b\d{1,2}\s+\w{3,9}\.?,?\s+\d{4}\b|"
+    r"\b\w{3,9}\.?\s+\d{1,2},?\s+\d{4}\b|\b\d{4}\b|\b\d{1,2}:\d{2}\b.*$|\b\d+\s+(?:min|hours?|"
+    r"days?|minutes?)\b.*$)"
+)
+_SEPARATORS = re.compile(r"\s*(?:[|•·\n\t]|\s[-–—]\s)\s*")
+_SPLIT = re.compile(
+    r"\s*(?:,|;|&|\+|/|\band\b|\bund\b|\bet\b|\by\b|\be\b|\ben\b|\boch\b|\bog\b|\bi\b|\bva\b)\s*",
+    re.I,
+)
+_ROLE_WORDS = frozenset(
+    """
+staff writer writers reporter reporters editor editors editorial correspondent correspondents
+contributor contributors contributing columnist columnists senior chief managing associate
+assistant deputy executive news desk special photographer photographers photos photo
+producer analyst director founder ceo author authors host guest freelance journalist
+journalists bureau international national political politics business science health sports
+technology tech culture opinion features investigations investigative data video digital
+press release wire service services the of for and at in our rédaction redaktion redacción
+redazione redacao redação journaliste periodista giornalista redakteur redakteurin
+korrespondent korrespondentin envoyé spécial spéciale corresponsal corrispondente
+published updated posted last read reading min mins minute minutes share follow comments more
+mon tue wed thu fri sat sun monday tuesday wednesday thursday friday saturday sunday today
+yesterday ago about view all profile bio sponsored advertisement
+""".split()  # noqa: SIM905 - a word list reads better as prose
+)
+_CREDENTIAL = re.compile(
+    r"^(?:[A-Z][A-Z]?\.?){1,4}(?:[-\s]\d+)?$|^(?i:ph\.?\s?d|m\.?d|r\.?n|jr|sr|esq|mba|msc|bsc|"
+    r"phd|dr|prof|rd|ms|ma|ba|cpa|cfa|e-ryt(?:\s+\d+)?)\.?$"
+)
+_GENERIC = frozenset({
+    "admin", "administrator", "staff", "editor", "editors", "redaction", "rédaction", "redaktion",
+    "guest", "anonymous", "unknown", "null", "none", "undefined", "user", "author", "webmaster",
+})
+_TRIM = " \t\n\r.,;:|-–—·•*()[]{}\"'“”‘’«»"
+
+
+def _title_if_shouting(name: str) -> str:
+    """``JANE DOE`` reads as ``Jane Doe``; mixed-case names keep their spelling (McDonald)."""
+    if name.isupper() and len(name) > 3:
+        return " ".join(w.capitalize() if w.isalpha() else w for w in name.split())
+    return name
+
+
+def _is_role(piece: str) -> bool:
+    words = re.findall(r"[^\W\d_]+", piece.lower())
+    return bool(words) and all(w in _ROLE_WORDS for w in words)
+
+
+def _valid(name: str) -> bool:
+    if not name or len(name) > _MAX_NAME or name.lower() in _GENERIC:
+        return False
+    if not any(c.isalpha() for c in name):
+        return False
+    if _CJK.search(name):
+        return len(name) <= 12
+    words = name.split()
+    if len(words) > _MAX_WORDS:
+        return False
+    # A name has at least one capitalised word (or is all one case, e.g. a lower-case handle).
+    return any(w[:1].isupper() for w in words) or name.islower()
+
+
+def _split_cjk(text: str) -> list[str]:
+    text = _CJK_ROLE.sub(" ", text)
+    return [p for p in _CJK_SPLIT.split(text) if p]
+
+
+def _names(raw: str) -> list[str]:
+    text = _URL_OR_MAIL.sub(" ", raw)
+    text = _HANDLE.sub(" ", text)
+    # Keep what precedes a line/pipe/dash separator unless it was only the byline word.
+    pieces = [p for p in _SEPARATORS.split(text) if p.strip(_TRIM)]
+    kept: list[str] = []
+    for piece in pieces:
+        if _NOT_WRITER.match(piece):
+            continue
+        piece = _BY.sub("", piece, count=1)
+        piece = _DATEISH.sub(" ", piece)
+        if not piece.strip(_TRIM) or _is_role(piece):
+            continue
+        kept.append(piece)
+    names: list[str] = []
+    for piece in kept:
+        if _CJK.search(piece) and not re.search(r"[A-Za-z]{2}", piece):
+            parts = _split_cjk(piece)
+        else:
+            parts = _SPLIT.split(piece)
+        for part in parts:
+            part = _BY.sub("", part, count=1)
+            part = " ".join(part.split()).strip(_TRIM)
+            if not part or _is_role(part) or _CREDENTIAL.match(part):
+                continue
+            # "Jane Doe Staff Writer": drop trailing role words.
+            words = part.split()
+            while len(words) > 1 and words[-1].lower().strip(_TRIM) in _ROLE_WORDS:
+                words.pop()
+            part = _title_if_shouting(" ".join(words).strip(_TRIM))
+            if _valid(part):
+                names.append(part)
+    return names
+
+
+_INVERTED = re.compile(r"^([^\W\d_][\w'’.-]*(?: [\w'’.-]+)?), ([^\W\d_][\w'’. -]*)$")
+
+
+def invert_name(value: str) -> str:
+    """``Doe, Jane`` (library catalogue order, as in ``citation_author``) to ``Jane Doe``."""
+    m = _INVERTED.match(value.strip())
+    if not m or _CREDENTIAL.match(m.group(2).strip()):
+        return value
+    return f"{m.group(2).strip()} {m.group(1)}"
+
+
+def clean_authors(values: Iterable[object]) -> tuple[str, ...]:
+    """Names from raw author strings, split, de-duplicated case-insensitively, in page order."""
+    out: list[str] = []
+    seen: set[str] = set()
+    for value in values:
+        if not isinstance(value, str):
+            continue
+        raw = value.strip()
+        if "&" in raw and ";" in raw:
+            raw = html.unescape(raw)  # double-escaped in JSON-LD or meta: "Maria &amp; Katerina"
+        if not raw or len(raw) > _MAX_RAW:
+            continue
+        for name in _names(raw):
+            key = name.casefold()
+            if key not in seen:
+                seen.add(key)
+                out.append(name)
+    return tuple(out)

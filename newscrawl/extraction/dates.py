@@ -1,0 +1,194 @@
+"""Dates as pages write them, to ISO 8601, with absurd values thrown away.
+
+Most pages give machine dates (``2024-03-05T10:00:00+01:00``), so a compiled ISO pattern
+handles them without a parser. Everything else goes to python-dateutil, which is already pinned
+and handles RFC 2822, US and European orders and English month names; its ``parserinfo`` is
+extended with the month names of the other languages we crawl instead of pulling in dateparser,
+which is an order of magnitude slower and loads a locale database on import.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, date, datetime, timedelta
+
+from dateutil import parser as _dateutil
+
+_EARLIEST = date(1990, 1, 1)
+_FUTURE_SLACK = timedelta(days=2)
+_MAX_LEN = 120
+
+_ISO = re.compile(
+    r"(\d{4})-?(\d{2})-?(\d{2})"
+    r"(?:[T ](\d{2}):?(\d{2})(?::?(\d{2})(?:[.,]\d+)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?)?"
+)
+_CJK_DATE = re.compile(r"(\d{4})\s*[年/.-]\s*(\d{1,2})\s*[月/.-]\s*(\d{1,2})\s*日?"
+                       r"(?:\s*(\d{1,2})[:时](\d{2}))?")
+_EPOCH = re.compile(r"\d{10}(?:\d{3})?")
+_DOTTED = re.compile(r"\b\d{1,2}\.\s?\d{1,2}\.\s?\d{4}\b")
+# Labels around a date ("Published:", "mis à jour le"): dateutil's fuzzy mode skips most words
+# but not these, which it sometimes reads as tokens.
+_NOISE = re.compile(r"(?i)(?:published|posted|updated|modified|mis à jour|actualizado)\s*:?")
+_URL_DATE = re.compile(
+    r"/((?:19|20)\d{2})(?:([/_-])(\d{1,2})\2(\d{1,2})|(\d{2})(\d{2}))(?=[/_.-]|$)"
+)
+
+# Month names of the languages the crawler meets most (dateutil knows only English).
+_MONTHS = [
+    ("Jan", "January", "janvier", "janv", "enero", "ene", "gennaio", "gen", "januar", "jänner",
+     "janeiro", "januari", "styczeń", "stycznia", "ocak", "январь", "января"),
+    ("Feb", "February", "février", "févr", "fevrier", "febrero", "febbraio", "februar", "fevereiro",
+     "fev", "februari", "luty", "lutego", "şubat", "февраль", "февраля"),
+    ("Mar", "March", "mars", "marzo", "märz", "maerz", "março", "marco", "maart", "marzec",
+     "marca", "mart", "март", "марта", "mrt"),
+    ("Apr", "April", "avril", "avr", "abril", "abr", "aprile", "kwiecień", "kwietnia", "nisan",
+     "апрель", "апреля"),
+    ("May", "mai", "mayo", "maggio", "mag", "maio", "mei", "maj", "maja", "mayıs", "май", "мая"),
+    ("Jun", "June", "juin", "junio", "giugno", "giu", "juni", "junho", "czerwiec", "czerwca",
+     "haziran", "июнь", "июня"),
+    ("Jul", "July", "juillet", "juil", "julio", "luglio", "lug", "juli", "julho", "lipiec",
+     "lipca", "temmuz", "июль", "июля"),
+    ("Aug", "August", "août", "aout", "agosto", "ago", "augustus", "sierpień", "sierpnia",
+     "ağustos", "август", "августа"),
+    ("Sep", "Sept", "September", "septembre", "septiembre", "setiembre", "settembre", "set",
+     "setembro", "wrzesień", "września", "eylül", "сентябрь", "сентября"),
+    ("Oct", "October", "octobre", "octubre", "ottobre", "ott", "oktober", "outubro", "out",
+     "październik", "października", "ekim", "октябрь", "октября", "okt"),
+    ("Nov", "November", "novembre", "noviembre", "novembro", "listopad", "listopada", "kasım",
+     "ноябрь", "ноября"),
+    ("Dec", "December", "décembre", "decembre", "déc", "diciembre", "dic", "dicembre",
+     "dezember", "dezembro", "dez", "grudzień", "grudnia", "aralık", "декабрь", "декабря"),
+]
+
+
+class _ParserInfo(_dateutil.parserinfo):
+    MONTHS = _MONTHS  # type: ignore[assignment]
+    JUMP = [*_dateutil.parserinfo.JUMP, "de", "del", "di", "du", "le", "el", "à", "um", "年", "月",
+            "日"]
+
+
+# Zone abbreviations dateutil leaves unresolved (it warns and drops them); standard time only.
+_ZONES = {"UTC": 0, "GMT": 0, "Z": 0, "WET": 0, "BST": 3600, "CET": 3600, "CEST": 7200,
+          "EET": 7200, "EEST": 10800, "MSK": 10800, "IST": 19800, "SGT": 28800, "HKT": 28800,
+          "JST": 32400, "KST": 32400, "AEST": 36000, "AEDT": 39600, "NZST": 43200,
+          "ET": -18000, "EST": -18000, "EDT": -14400, "CT": -21600, "CST": -21600,
+          "CDT": -18000, "MT": -25200, "MST": -25200, "MDT": -21600, "PT": -28800,
+          "PST": -28800, "PDT": -25200, "AKST": -32400, "HST": -36000}
+
+
+def _tzinfos(name: str | None, offset: int | None) -> int | None:
+    if offset is not None:
+        return offset
+    return _ZONES.get(name.upper()) if name else None
+
+
+_INFO = _ParserInfo()
+_INFO_DAYFIRST = _ParserInfo(dayfirst=True)
+# Two defaults that differ in every field: a field that comes out the same in both was on the page.
+_DEFAULT_A = datetime(2001, 1, 1)
+_DEFAULT_B = datetime(2002, 2, 2)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _plausible(d: date, now: datetime | None) -> bool:
+    latest = ((now or _now()) + _FUTURE_SLACK).date()
+    return _EARLIEST <= d <= latest
+
+
+def _offset(tz: str | None) -> str:
+    if not tz:
+        return ""
+    if tz == "Z":
+        return "+00:00"
+    digits = tz[1:].replace(":", "")
+    if len(digits) == 2:
+        digits += "00"
+    hours, minutes = int(digits[:2]), int(digits[2:])
+    if hours > 14 or minutes > 59:
+        raise ValueError(tz)
+    return f"{tz[0]}{digits[:2]}:{digits[2:]}"
+
+
+def _format(dt: datetime, has_time: bool) -> str:
+    if not has_time:
+        return dt.date().isoformat()
+    text = dt.replace(microsecond=0).isoformat()
+    return text
+
+
+def _from_iso(m: re.Match[str]) -> tuple[str, date] | None:
+    year, month, day, hour, minute, second, tz = m.groups()
+    d = date(int(year), int(month), int(day))
+    if hour is None:
+        return d.isoformat(), d
+    dt = datetime(d.year, d.month, d.day, int(hour), int(minute), int(second or 0))
+    return dt.isoformat() + _offset(tz), d
+
+
+def _from_dateutil(text: str) -> tuple[str, date] | None:
+    info = _INFO_DAYFIRST if _DOTTED.search(text) else _INFO
+    text = _NOISE.sub(" ", text)
+    try:
+        a = _dateutil.parse(text, parserinfo=info, default=_DEFAULT_A, fuzzy=True,
+                              tzinfos=_tzinfos)
+        b = _dateutil.parse(text, parserinfo=info, default=_DEFAULT_B, fuzzy=True,
+                              tzinfos=_tzinfos)
+    except (ValueError, OverflowError, TypeError):
+        return None
+    if (a.year, a.month, a.day) != (b.year, b.month, b.day):
+        return None  # a year, a month or a day was missing: not a date to the day
+    has_time = (a.hour, a.minute) != (0, 0) or a.tzinfo is not None
+    return _format(a, has_time), a.date()
+
+
+def parse_date(value: object, now: datetime | None = None) -> str | None:
+    """``value`` as ISO 8601 (``YYYY-MM-DD`` or a full timestamp, offset kept), or None.
+
+    None for anything not precise to the day, before 1990 or more than two days ahead of
+    ``now``: a wrong date in a corpus is worse than a missing one.
+    """
+    if not isinstance(value, str | int | float) or isinstance(value, bool):
+        return None
+    text = str(value).strip()
+    if not text or len(text) > _MAX_LEN:
+        return None
+    result: tuple[str, date] | None = None
+    try:
+        if _EPOCH.fullmatch(text):
+            seconds = int(text[:10])
+            dt = datetime.fromtimestamp(seconds, UTC)
+            result = dt.isoformat(), dt.date()
+        elif (m := _ISO.match(text)) and (m.end() == len(text) or not text[m.end()].isdigit()):
+            result = _from_iso(m)
+        elif m := _CJK_DATE.search(text):
+            y, mo, d, h, mi = m.groups()
+            day = date(int(y), int(mo), int(d))
+            if h is not None:
+                result = datetime(day.year, day.month, day.day, int(h), int(mi)).isoformat(), day
+            else:
+                result = day.isoformat(), day
+        else:
+            result = _from_dateutil(text)
+    except (ValueError, OverflowError, OSError):
+        return None
+    if result is None or not _plausible(result[1], now):
+        return None
+    return result[0]
+
+
+def url_date(url: str | None, now: datetime | None = None) -> str | None:
+    """The day a URL path spells out (``/2024/03/05/``, ``/20240305/``), or None."""
+    if not url:
+        return None
+    m = _URL_DATE.search(url)
+    if not m:
+        return None
+    year, _, month, day, month8, day8 = m.groups()
+    try:
+        d = date(int(year), int(month or month8), int(day or day8))
+    except ValueError:
+        return None
+    return d.isoformat() if _plausible(d, now) else None
