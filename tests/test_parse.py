@@ -1,0 +1,107 @@
+"""parse: always a tree, never an exception, and no text silently lost to broken markup."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import pytest
+from lxml import html
+
+from newscrawl.extraction.parse import parse
+
+
+def text_of(root: html.HtmlElement) -> str:
+    return " ".join(" ".join(root.itertext()).split())
+
+
+@pytest.mark.parametrize("text", ["", " ", "\x00\x00", "<", "</div>", "<!-- only a comment -->",
+                                  "<?xml version='1.0'?>", "plain words, no markup"])
+def test_always_returns_an_html_root(text: str) -> None:
+    root = parse(text)
+    assert isinstance(root, html.HtmlElement)
+    assert root.tag == "html"
+
+
+def test_plain_text_is_kept() -> None:
+    assert text_of(parse("plain words, no markup")) == "plain words, no markup"
+
+
+def test_nul_characters_are_removed_not_truncating() -> None:
+    root = parse("<p>Hello\x00 world</p><p>after the NUL</p>")
+    assert text_of(root) == "Hello world after the NUL"
+
+
+@pytest.mark.parametrize("decl", [
+    '<?xml version="1.0" encoding="iso-8859-1"?>',
+    "<?XML VERSION='1.0' ENCODING='UTF-8'?>",
+    '\n  <?xml version="1.0" encoding="gb2312" standalone="yes"?>\n',
+])
+def test_xml_declaration_with_encoding_on_str(decl: str) -> None:
+    """lxml refuses a str that declares an encoding; parse must not fall back to an empty tree."""
+    root = parse(decl + "<html><body><p>Déjà vu, 中文</p></body></html>")
+    assert text_of(root) == "Déjà vu, 中文"
+
+
+def test_xhtml_with_doctype_and_namespace() -> None:
+    root = parse('<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE html PUBLIC '
+                 '"-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">'
+                 '<html xmlns="http://www.w3.org/1999/xhtml"><body><p>Namespaced</p></body></html>')
+    assert text_of(root) == "Namespaced"
+
+
+def test_comments_and_processing_instructions_are_dropped() -> None:
+    root = parse("<p>kept<!-- hidden --> text<?php echo 1; ?></p>")
+    assert text_of(root) == "kept text"
+
+
+def test_misnested_and_unclosed_markup_keeps_all_text() -> None:
+    root = parse("<html><body><p>First <b>bold <i>both</b> italic</i></p></div></div>"
+                 "<p><div>inside</div></p><ul><li>one<li>two</ul><table><tr><td>cell"
+                 "<p>unclosed paragraph</body>")
+    assert text_of(root) == "First bold both italic inside one two cell unclosed paragraph"
+
+
+def test_stray_end_tags_before_content() -> None:
+    root = parse("</div></span></p></body></html><p>still here</p>")
+    assert "still here" in text_of(root)
+
+
+def test_each_call_gets_a_fresh_tree() -> None:
+    a = parse("<p>one</p>")
+    b = parse("<p>one</p>")
+    a.find(".//p").text = "changed"
+    assert text_of(b) == "one"
+
+
+@pytest.mark.parametrize("depth", [255, 300, 2047, 3000])
+def test_unclosed_inline_tags_do_not_drop_the_rest_of_the_page(depth: int) -> None:
+    """libxml2 stops at 256 open elements (2048 with huge_tree) and drops what follows."""
+    root = parse("<html><body>" + "<font>" * depth + "<p>content after the nesting</p>"
+                 + "</body></html>")
+    assert "content after the nesting" in text_of(root)
+
+
+@pytest.mark.parametrize("tag", ["div", "span", "b", "table"])
+def test_50000_deep_nesting_keeps_text_fast_and_without_recursion(tag: str) -> None:
+    inner = "<tr><td>" if tag == "table" else ""
+    doc = ("<html><body>" + f"<{tag}>{inner}" * 50_000 + "deep text"
+           + f"</{tag}>" * 50_000 + "<p>after it</p></body></html>")
+    limit = sys.getrecursionlimit()
+    start = time.perf_counter()
+    root = parse(doc)
+    elapsed = time.perf_counter() - start
+    assert sys.getrecursionlimit() == limit
+    assert "deep text" in text_of(root)
+    assert elapsed < 1.0
+
+
+def test_parse_after_a_pathological_document_is_unaffected() -> None:
+    parse("<div>" * 5000)
+    assert text_of(parse("<p>ordinary</p>")) == "ordinary"
+
+
+def test_large_flat_document() -> None:
+    doc = "<html><body>" + "<p>word word word word word</p>\n" * 200_000 + "</body></html>"
+    root = parse(doc)
+    assert len(root.findall(".//p")) == 200_000
