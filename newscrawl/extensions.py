@@ -1,0 +1,36 @@
+"""Extensions of the newscrawl project."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Self
+
+from scrapy import signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import NotConfigured
+
+
+class StatsFile:
+    """Writes the final crawl stats as JSON to ``NEWSCRAWL_STATS_FILE``, so a script that ran
+    ``scrapy crawl`` (the demo, the benchmark, the tests) reads figures instead of logs."""
+
+    def __init__(self, crawler: Crawler, path: Path):
+        self.crawler = crawler
+        self.path = path
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        path = crawler.settings.get("NEWSCRAWL_STATS_FILE")
+        if not path:
+            raise NotConfigured("NEWSCRAWL_STATS_FILE is not set")
+        ext = cls(crawler, Path(path))
+        # After CoreStats (connected earlier) has set finish_time and elapsed_time_seconds.
+        crawler.signals.connect(ext.spider_closed, signal=signals.spider_closed)
+        return ext
+
+    def spider_closed(self, spider: object, reason: str) -> None:
+        stats = dict(self.crawler.stats.get_stats())
+        stats["finish_reason"] = reason
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.write_text(json.dumps(stats, default=str, indent=1, sort_keys=True), "utf-8")

@@ -1,0 +1,294 @@
+"""Item pipelines: a raw ``Page`` becomes an ``Article`` (300), then repeats are removed (400).
+
+Every drop is one ``DropItem`` subclass logged at INFO and counted twice: by Scrapy's CoreStats
+(``item_dropped_reasons_count/<Class>``) and under ``newscrawl/dropped/<reason>``, the key the
+spider uses for failed downloads too, so one prefix accounts for every page that was not
+exported.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+import time
+import unicodedata
+from dataclasses import fields
+from pathlib import Path
+from typing import Any, Self
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from itemadapter import ItemAdapter
+from scrapy.crawler import Crawler
+from scrapy.exceptions import DropItem, NotConfigured
+from w3lib.url import canonicalize_url
+
+from newscrawl.extraction import Extractor
+from newscrawl.items import Article, Page
+
+logger = logging.getLogger(__name__)
+
+ARTICLE_TYPES = frozenset({
+    "article", "newsarticle", "reportagenewsarticle", "analysisnewsarticle",
+    "opinionnewsarticle", "reviewnewsarticle", "backgroundnewsarticle", "blogposting",
+    "liveblogposting", "report", "scholarlyarticle", "techarticle", "satiricalarticle",
+})
+"""JSON-LD @type / og:type values (lower-cased) that declare an article."""
+LISTING_TYPES = frozenset({
+    "collectionpage", "itemlist", "searchresultspage", "aboutpage", "contactpage",
+    "profilepage", "person", "organization", "newsmediaorganization", "faqpage", "profile",
+    "video.other", "video.movie", "music.song", "product", "place", "event",
+})
+"""Types that declare something else; ``website``/``webpage`` are weaker (many CMSs put them
+on every page)."""
+LONG_PARAGRAPH = 30
+"""Word-equivalents from which a paragraph counts as running prose rather than a teaser."""
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_WORD = re.compile(r"\w+")
+_SPACE = re.compile(r"\s+")
+_TRACKING = re.compile(r"^(utm_\w+|fbclid|gclid|mc_cid|mc_eid|ocid|cmpid|ref|share)$", re.I)
+
+
+class NewscrawlDrop(DropItem):
+    """Base of the pipeline's drops; ``reason`` is the stats key suffix."""
+
+    reason = "dropped"
+
+    def __init__(self, message: str):
+        super().__init__(message, log_level="INFO")
+
+
+class Unusable(NewscrawlDrop):
+    """The library returned no text; the reason is its own (binary, empty, too_large ...)."""
+
+    def __init__(self, reason: str, message: str):
+        self.reason = reason
+        super().__init__(message)
+
+
+class ExtractionError(NewscrawlDrop):
+    """The library raised: a bug to report, logged at ERROR with the exception."""
+
+    reason = "extraction_error"
+
+
+class NotAnArticle(NewscrawlDrop):
+    reason = "not_article"
+
+
+class TooShort(NewscrawlDrop):
+    reason = "too_short"
+
+
+class DuplicateUrl(NewscrawlDrop):
+    reason = "duplicate_url"
+
+
+class DuplicateText(NewscrawlDrop):
+    reason = "duplicate_text"
+
+
+def word_count(text: str) -> float:
+    """Words, with a CJK character as half a word (Chinese words average ~1.7 characters)."""
+    cjk = len(_CJK.findall(text))
+    return len(_WORD.findall(_CJK.sub(" ", text))) + cjk / 2
+
+
+def text_hash(text: str) -> str:
+    """sha1 of the text after NFKC, lower-casing and collapsing whitespace."""
+    norm = _SPACE.sub(" ", unicodedata.normalize("NFKC", text).lower()).strip()
+    return hashlib.sha1(norm.encode("utf-8")).hexdigest()
+
+
+def canonical(url: str, declared: str | None = None) -> str:
+    """The URL a repeat is recognised by: the page's declared canonical when it is plausible
+    (same site, not its front page), minus fragment and tracking parameters, query sorted."""
+    chosen = url
+    if declared:
+        d, u = urlsplit(declared), urlsplit(url)
+        same_site = (d.hostname or "").removeprefix("www.") == (u.hostname or "").removeprefix(
+            "www.")
+        if d.scheme in ("http", "https") and same_site and d.path.strip("/"):
+            chosen = declared
+    parts = urlsplit(chosen)
+    query = urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
+                       if not _TRACKING.match(k)])
+    return canonicalize_url(urlunsplit((parts.scheme, parts.netloc, parts.path, query, "")))
+
+
+def page_kind(url_kind: str, page_type: str | None, found_via: str, words: float,
+              prose_words: float, min_words: float) -> tuple[bool, str]:
+    """Decide article vs. anything else from three kinds of evidence; return (is_article, why).
+
+    URL shape (dated paths and long slugs vs. ``/tag/``, ``/page/2``), what the page declares
+    (JSON-LD/og:type), how it was found (a Google News sitemap or a feed lists articles), and
+    the extracted text: an article is mostly running prose, a listing mostly short teasers.
+    No one signal decides alone, because each is wrong on some real sites.
+    """
+    score = 0
+    why = []
+    shape = {"article": 1, "listing": -2}.get(url_kind, 0)
+    if shape:
+        score += shape
+        why.append(f"url {url_kind}")
+    if page_type:
+        declared = 2 if page_type in ARTICLE_TYPES or page_type.endswith("article") else (
+            -2 if page_type in LISTING_TYPES else -1 if page_type in ("website", "webpage")
+            else 0)
+        if declared:
+            score += declared
+            why.append(f"type {page_type}")
+    if found_via in ("news_sitemap", "feed"):
+        score += 1
+        why.append(found_via)
+    if prose_words >= min_words:
+        score += 1
+        why.append(f"{prose_words:.0f} words of prose")
+    else:
+        score -= 1
+        why.append(f"only {prose_words:.0f} words of prose")
+    share = prose_words / words if words else 0.0
+    if share >= 0.5:
+        score += 1
+        why.append(f"prose share {share:.2f}")
+    elif share < 0.2:
+        score -= 1
+        why.append(f"prose share {share:.2f}")
+    return score >= 1, f"score {score:+d}: " + ", ".join(why)
+
+
+_COPIED = [f.name for f in fields(Article)]
+
+
+class ExtractionPipeline:
+    """Runs the extraction library on the body Scrapy already downloaded (no second fetch)."""
+
+    def __init__(self, crawler: Crawler, extractor: Extractor, min_words: int):
+        self.crawler = crawler
+        self.stats = crawler.stats
+        self.extractor = extractor
+        self.min_words = min_words
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        settings = crawler.settings
+        if not settings.getbool("NEWSCRAWL_EXTRACTION_ENABLED"):
+            raise NotConfigured("NEWSCRAWL_EXTRACTION_ENABLED is off: pages are not extracted")
+        model = settings.get("NEWSCRAWL_MODEL") or None
+        if model and not Path(model).is_file():
+            raise ValueError(f"NEWSCRAWL_MODEL={model!r}: no such model file; a crawl "
+                             "without its model would export nothing useful")
+        extractor = Extractor(model)  # the library raises on a missing or mismatched model
+        return cls(crawler, extractor, settings.getint("NEWSCRAWL_MIN_WORDS"))
+
+    def open_spider(self) -> None:
+        self.stats.set_value("newscrawl/model_version", self.extractor.model_version)
+
+    def process_item(self, item: Any) -> Any:
+        if not isinstance(item, Page):
+            return item
+        page = ItemAdapter(item)
+        stats = self.stats
+        t0 = time.perf_counter()
+        try:
+            art = self.extractor.extract(page["body"], page["url"],
+                                         content_type=page["content_type"])
+        except Exception as exc:  # a library bug must cost one page, not the crawl
+            logger.error("Extraction failed on %s: %s: %s", page["url"], type(exc).__name__,
+                         exc)
+            logger.debug("Extraction traceback for %s", page["url"], exc_info=True)
+            raise self._drop(ExtractionError(f"{page['url']}: extraction failed")) from None
+        elapsed = (time.perf_counter() - t0) * 1e3
+        stats.inc_value("newscrawl/extracted")
+        stats.inc_value("newscrawl/extract_ms", round(elapsed, 3))
+        stats.max_value("newscrawl/extract_ms_max", round(elapsed, 3))
+        for stage, ms in art.timings_ms.items():
+            stats.inc_value(f"newscrawl/extract_ms/{stage}", round(ms, 3))
+        stats.inc_value("newscrawl/nodes_total", art.nodes_total)
+        stats.inc_value("newscrawl/nodes_kept", art.nodes_kept)
+        url = page["url"]
+        if not art.ok:
+            raise self._drop(Unusable(art.reason or "no_text",
+                                      f"{url}: no text ({art.reason or 'no_text'})"))
+        paragraphs = art.paragraphs
+        words = word_count(art.text)
+        prose = sum(n for n in map(word_count, paragraphs) if n >= LONG_PARAGRAPH)
+        is_article, why = page_kind(page["url_kind"], art.page_type, page["found_via"], words,
+                                    prose, self.min_words)
+        if not is_article:
+            raise self._drop(NotAnArticle(f"{url}: not an article ({why})"))
+        if words < self.min_words:
+            raise self._drop(TooShort(f"{url}: {words:.0f} words < {self.min_words}"))
+        values = {name: getattr(art, name) for name in _COPIED if hasattr(art, name)}
+        values.update(
+            url=url,
+            canonical_url=canonical(url, art.canonical_url),
+            crawled_at=page["crawled_at"],
+            content_hash=text_hash(art.text),
+            model_version=self.extractor.model_version,
+            words=round(words),
+            site=page["site"],
+            authors=list(art.authors),
+            tags=list(art.tags),
+        )
+        stats.inc_value("newscrawl/articles")
+        return Article(**values)
+
+    def _drop(self, drop: NewscrawlDrop) -> NewscrawlDrop:
+        self.stats.inc_value(f"newscrawl/dropped/{drop.reason}")
+        return drop
+
+
+class DuplicatesPipeline:
+    """Drops an article already seen by canonical URL or by normalised-text hash.
+
+    With ``JOBDIR`` the seen sets are saved there when the spider closes (a SIGTERM closes
+    it too), so a resumed crawl does not export again what the first run wrote.
+    """
+
+    def __init__(self, crawler: Crawler, state_file: Path | None):
+        self.stats = crawler.stats
+        self.state_file = state_file
+        self.urls: set[str] = set()
+        self.hashes: set[str] = set()
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        if not crawler.settings.getbool("NEWSCRAWL_DEDUP_ENABLED"):
+            raise NotConfigured("NEWSCRAWL_DEDUP_ENABLED is off")
+        jobdir = crawler.settings.get("JOBDIR")
+        return cls(crawler, Path(jobdir) / "newscrawl-seen.json" if jobdir else None)
+
+    def open_spider(self) -> None:
+        if self.state_file and self.state_file.is_file():
+            state = json.loads(self.state_file.read_text("utf-8"))
+            self.urls, self.hashes = set(state["urls"]), set(state["hashes"])
+            logger.info("Resuming with %d URLs and %d text hashes already exported",
+                        len(self.urls), len(self.hashes))
+
+    def close_spider(self) -> None:
+        if self.state_file:
+            self.state_file.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.state_file.with_suffix(".tmp")
+            tmp.write_text(json.dumps({"urls": sorted(self.urls),
+                                       "hashes": sorted(self.hashes)}), "utf-8")
+            tmp.replace(self.state_file)
+
+    def process_item(self, item: Any) -> Any:
+        if not isinstance(item, Article):
+            return item
+        adapter = ItemAdapter(item)
+        urls = {adapter["canonical_url"], canonical(adapter["url"])}
+        if urls & self.urls:
+            raise self._drop(DuplicateUrl(f"{adapter['url']}: URL already exported"))
+        if adapter["content_hash"] in self.hashes:
+            raise self._drop(DuplicateText(f"{adapter['url']}: same text already exported"))
+        self.urls |= urls
+        self.hashes.add(adapter["content_hash"])
+        return item
+
+    def _drop(self, drop: NewscrawlDrop) -> NewscrawlDrop:
+        self.stats.inc_value(f"newscrawl/dropped/{drop.reason}")
+        return drop

@@ -1,0 +1,103 @@
+# Scrapy settings for the newscrawl project
+#
+# Only the settings that matter for a polite, bounded news crawl are set here; the
+# NEWSCRAWL_* group configures the project's own components. See
+#
+#     https://docs.scrapy.org/en/latest/topics/settings.html
+
+BOT_NAME = "newscrawl"
+
+SPIDER_MODULES = ["newscrawl.spiders"]
+NEWSPIDER_MODULE = "newscrawl.spiders"
+
+ADDONS = {}
+
+# newscrawl's own components (pipelines.py, extensions.py)
+NEWSCRAWL_EXTRACTION_ENABLED = True  # off: the pipeline passes raw Page items through
+NEWSCRAWL_MODEL = None  # path to a node model (.ubj); None: the shipped models/nodes-v1.ubj
+NEWSCRAWL_MIN_WORDS = 80  # shorter extractions are dropped as too_short (a CJK character = 1/2)
+NEWSCRAWL_DEDUP_ENABLED = True  # drop repeats by canonical URL and by normalised-text hash
+NEWSCRAWL_STATS_FILE = None  # write the final stats as JSON here (the demo's summary reads it)
+
+# Crawl responsibly by identifying yourself (and your website) on the user-agent
+USER_AGENT = "newscrawl/0.1 (+https://github.com/newscrawl/newscrawl; news text corpus crawler)"
+
+# Obey robots.txt rules
+ROBOTSTXT_OBEY = True
+
+# Concurrency and throttling settings
+CONCURRENT_REQUESTS = 16
+CONCURRENT_REQUESTS_PER_DOMAIN = 4
+DOWNLOAD_DELAY = 0.5
+
+# Give up on slow or huge responses instead of stalling the crawl
+DOWNLOAD_TIMEOUT = 30
+DOWNLOAD_MAXSIZE = 10 * 1024 * 1024  # a bigger page is cancelled and counted as too_large
+DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
+RETRY_ENABLED = True
+RETRY_TIMES = 2
+REDIRECT_MAX_TIMES = 10
+
+# Bounds that keep an endless calendar or a crawler trap finite
+DEPTH_LIMIT = 8
+DEPTH_PRIORITY = 1  # breadth-first: front and section pages before deep archives
+SCHEDULER_DISK_QUEUE = "scrapy.squeues.PickleFifoDiskQueue"
+SCHEDULER_MEMORY_QUEUE = "scrapy.squeues.FifoMemoryQueue"
+
+# Disable cookies (enabled by default)
+COOKIES_ENABLED = False
+
+# Disable Telnet Console (enabled by default)
+TELNETCONSOLE_ENABLED = False
+
+# Override the default request headers:
+DEFAULT_REQUEST_HEADERS = {
+    "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+    "Accept-Language": "en,zh;q=0.8,*;q=0.5",
+}
+
+# Enable or disable extensions
+# See https://docs.scrapy.org/en/latest/topics/extensions.html
+EXTENSIONS = {
+    "newscrawl.extensions.StatsFile": 500,
+}
+
+# Configure item pipelines: raw Page -> Article (300), then repeats removed (400)
+# See https://docs.scrapy.org/en/latest/topics/item-pipeline.html
+ITEM_PIPELINES = {
+    "newscrawl.pipelines.ExtractionPipeline": 300,
+    "newscrawl.pipelines.DuplicatesPipeline": 400,
+}
+
+# Export articles as JSON lines; -o/-O on the command line replaces this
+# See https://docs.scrapy.org/en/latest/topics/feed-exports.html
+FEEDS = {
+    "out/%(name)s-%(time)s.jsonl": {
+        "format": "jsonlines",
+        "encoding": "utf-8",
+        "item_classes": ["newscrawl.items.Article"],
+    },
+}
+
+# Enable and configure the AutoThrottle extension
+# See https://docs.scrapy.org/en/latest/topics/autothrottle.html
+AUTOTHROTTLE_ENABLED = True
+# The initial download delay
+AUTOTHROTTLE_START_DELAY = 1
+# The maximum download delay to be set in case of high latencies
+AUTOTHROTTLE_MAX_DELAY = 30
+# The average number of requests Scrapy should be sending in parallel to
+# each remote server
+AUTOTHROTTLE_TARGET_CONCURRENCY = 2.0
+
+# Enable and configure HTTP caching (disabled by default)
+# See https://docs.scrapy.org/en/latest/topics/downloader-middleware.html#httpcache-middleware-settings
+# HTTPCACHE_ENABLED = True
+# HTTPCACHE_EXPIRATION_SECS = 0
+# HTTPCACHE_DIR = "httpcache"
+
+LOG_LEVEL = "INFO"
+
+# Set settings whose default value is deprecated to a future-proof value
+TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
+FEED_EXPORT_ENCODING = "utf-8"

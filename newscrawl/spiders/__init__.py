@@ -1,0 +1,1 @@
+"""Spiders find article URLs and hand raw responses to the pipelines; they never extract."""

@@ -1,0 +1,277 @@
+"""The ``news`` spider: discover a site's articles and yield each downloaded page as a ``Page``.
+
+Discovery, in order of trust: sitemaps named in robots.txt (or /sitemap.xml), sitemap indexes
+and Google News sitemaps, RSS/Atom feeds (configured or linked from start pages), then links
+followed from front and section pages up to ``max_depth`` hops. Whether a page is an article
+is decided in the pipeline, which sees the extracted text; the spider only records what the
+URL looks like and how the page was found. Every request carries an errback, so a failed
+download is a counted, logged reason (``newscrawl/dropped/<reason>``) and never a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter
+from collections.abc import AsyncIterator, Iterator
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+import scrapy
+from lxml import etree
+from scrapy import signals
+from scrapy.exceptions import CloseSpider, IgnoreRequest
+from scrapy.http import Request, Response, TextResponse
+from scrapy.linkextractors import LinkExtractor
+from scrapy.spidermiddlewares.httperror import HttpError
+from scrapy.utils.gz import gunzip, gzip_magic_number
+from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
+from twisted.python.failure import Failure
+
+from newscrawl.extraction.decode import looks_binary
+from newscrawl.items import Article, Page
+from newscrawl.spiders.sites import SiteConfig, load_sites, site_from_url
+
+logger = logging.getLogger(__name__)
+
+_FEED_LINKS = etree.XPath(
+    "//*[local-name()='item']/*[local-name()='link']/text()"
+    " | //*[local-name()='entry']/*[local-name()='link'][not(@rel) or @rel='alternate']/@href"
+)
+_FEED_LINK_TAGS = (
+    "//link[@rel='alternate'][@type='application/rss+xml' or @type='application/atom+xml']/@href"
+)
+_CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
+
+
+def failure_reason(failure: Failure) -> str:
+    """A short, stable stats key for why a request produced no response."""
+    exc = failure.value
+    if isinstance(exc, HttpError):
+        return f"http_{exc.response.status}"
+    if isinstance(exc, IgnoreRequest):
+        msg = str(exc).lower()
+        if "robots.txt" in msg:
+            return "robots_txt"
+        if "redirect" in msg:
+            return "redirect_loop"
+        if "offsite" in msg:
+            return "offsite"
+        return "ignored"
+    name = type(exc).__name__
+    lowered = name.lower()
+    if "timeout" in lowered:
+        return "timeout"
+    if "cancel" in lowered:
+        return "too_large"  # Scrapy cancels a download only when it passes DOWNLOAD_MAXSIZE
+    if "refused" in lowered:
+        return "connection_refused"
+    if "dns" in lowered or "resolve" in lowered:
+        return "dns"
+    if "dataloss" in lowered or "partial" in lowered:
+        return "data_loss"
+    return _CAMEL.sub("_", name.removesuffix("Error")).lower() or "download_error"
+
+
+class NewsSpider(scrapy.Spider):
+    """``scrapy crawl news -a url=https://example.com/`` or ``-a sites=sites.toml``.
+
+    Optional arguments: ``site=<name>`` (crawl one site of the file), ``max_items=N`` and
+    ``max_depth=N`` (override every site's limits).
+    """
+
+    name = "news"
+
+    def __init__(self, url: str | None = None, sites: str | None = None,
+                 site: str | None = None, max_items: str | None = None,
+                 max_depth: str | None = None, **kwargs: Any):
+        super().__init__(**kwargs)
+        if sites:
+            configs = load_sites(sites)
+            if site:
+                configs = [c for c in configs if c.name == site]
+                if not configs:
+                    raise ValueError(f"no site named {site!r} in {sites}")
+        elif url:
+            configs = [site_from_url(url)]
+        else:
+            raise ValueError("give -a url=https://... or -a sites=sites.toml")
+        for config in configs:
+            if max_items is not None:
+                config.max_items = int(max_items)
+            if max_depth is not None:
+                config.max_depth = int(max_depth)
+        self.sites: dict[str, SiteConfig] = {c.name: c for c in configs}
+        self.allowed_domains = sorted({d for c in configs for d in c.allowed_domains})
+        self.exported: Counter[str] = Counter()
+        # Domains are checked by SiteConfig.may_request: LinkExtractor's allow_domains
+        # compares the netloc, port included, so it rejects every link of host:port sites.
+        self._link_extractors = {c.name: LinkExtractor(deny=c.deny, unique=True)
+                                 for c in configs}
+
+    @classmethod
+    def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> NewsSpider:
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        crawler.signals.connect(spider._item_scraped, signal=signals.item_scraped)
+        return spider
+
+    def _item_scraped(self, item: Any) -> None:
+        if isinstance(item, Article) and item.site:
+            self.exported[item.site] += 1
+
+    def _full(self, site: SiteConfig) -> bool:
+        return bool(site.max_items) and self.exported[site.name] >= site.max_items
+
+    async def start(self) -> AsyncIterator[Any]:
+        for site in self.sites.values():
+            for url in site.start_urls:
+                yield self._page_request(site, url, "start", hops=0)
+            if site.robots_sitemaps:
+                origins = {_origin(u) for u in site.start_urls + site.sitemaps + site.feeds}
+                for origin in sorted(origins):
+                    yield self._request(site, f"{origin}/robots.txt", self.parse_robots)
+            for url in site.sitemaps:
+                yield self._request(site, url, self.parse_sitemap)
+            for url in site.feeds:
+                yield self._request(site, url, self.parse_feed)
+
+    def _request(self, site: SiteConfig, url: str, callback: Any, **meta: Any) -> Request:
+        meta.setdefault("newscrawl_page", False)
+        return Request(url, callback=callback, errback=self.on_error,
+                       meta={"site": site.name, **meta})
+
+    def _page_request(self, site: SiteConfig, url: str, found_via: str,
+                      hops: int) -> Request:
+        return self._request(site, url, self.parse_page, newscrawl_page=True,
+                             found_via=found_via, hops=hops)
+
+    def _site(self, response: Response | Request) -> SiteConfig:
+        return self.sites[response.meta["site"]]
+
+    # Discovery -----------------------------------------------------------------------------
+
+    def parse_robots(self, response: Response) -> Iterator[Request]:
+        site = self._site(response)
+        urls = list(sitemap_urls_from_robots(response.body, base_url=response.url))
+        if not urls and not site.sitemaps:
+            urls = [urljoin(response.url, "/sitemap.xml")]
+        for url in urls:
+            if site.allows_domain(url):
+                yield self._request(site, url, self.parse_sitemap)
+
+    def parse_sitemap(self, response: Response) -> Iterator[Request]:
+        site = self._site(response)
+        body = self._sitemap_body(response)
+        if body is None:
+            self._discovery_failed(response.url, "invalid_sitemap")
+            return
+        if not body.lstrip().startswith(b"<"):  # a plain-text sitemap: one URL per line
+            entries = [{"loc": line.strip().decode("utf-8", "replace")}
+                       for line in body.splitlines() if line.strip().startswith(b"http")]
+            kind = "urlset"
+        else:
+            try:
+                sitemap = Sitemap(body)
+                entries, kind = list(sitemap), sitemap.type
+            except (etree.XMLSyntaxError, StopIteration):
+                self._discovery_failed(response.url, "invalid_sitemap")
+                return
+        if kind == "sitemapindex":
+            for entry in entries:
+                if site.allows_domain(entry["loc"]):
+                    yield self._request(site, entry["loc"], self.parse_sitemap)
+        elif kind == "urlset":
+            self.crawler.stats.inc_value("newscrawl/discovered/sitemap", len(entries))
+            for entry in entries:
+                if self._full(site):
+                    return
+                url = entry["loc"]
+                if site.may_request(url):
+                    via = "news_sitemap" if "news" in entry else "sitemap"
+                    yield self._page_request(site, url, via, hops=0)
+        else:
+            self._discovery_failed(response.url, "invalid_sitemap")
+
+    def _sitemap_body(self, response: Response) -> bytes | None:
+        if gzip_magic_number(response):
+            try:
+                return gunzip(response.body,
+                              max_size=self.crawler.settings.getint("DOWNLOAD_MAXSIZE"))
+            except (OSError, ValueError):
+                return None
+        body = response.body
+        return body if body.strip() and not looks_binary(body) else None
+
+    def parse_feed(self, response: Response) -> Iterator[Request]:
+        site = self._site(response)
+        parser = etree.XMLParser(recover=True, resolve_entities=False, no_network=True,
+                                 huge_tree=False)
+        try:
+            root = etree.fromstring(response.body, parser)
+        except etree.XMLSyntaxError:
+            root = None
+        if root is None:
+            self._discovery_failed(response.url, "invalid_feed")
+            return
+        links = [str(u).strip() for u in _FEED_LINKS(root)]
+        self.crawler.stats.inc_value("newscrawl/discovered/feed", len(links))
+        for link in links:
+            url = urljoin(response.url, link)
+            if site.may_request(url) and not self._full(site):
+                yield self._page_request(site, url, "feed", hops=0)
+
+    # Pages ---------------------------------------------------------------------------------
+
+    def parse_page(self, response: Response) -> Iterator[Page | Request]:
+        site = self._site(response)
+        if self._full(site):
+            if all(self._full(s) for s in self.sites.values()):
+                raise CloseSpider("max_items")
+            return
+        content_type = response.headers.get("Content-Type")
+        yield Page(
+            url=response.url,
+            status=response.status,
+            body=response.body,
+            content_type=content_type.decode("latin-1") if content_type else None,
+            site=site.name,
+            url_kind=site.url_kind(response.url),
+            found_via=response.meta.get("found_via", "link"),
+            crawled_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        )
+        hops = response.meta.get("hops", 0)
+        if not isinstance(response, TextResponse) or looks_binary(response.body[:2048]):
+            return
+        if response.meta.get("found_via") == "start":
+            for href in response.xpath(_FEED_LINK_TAGS).getall():
+                url = response.urljoin(href)
+                if site.allows_domain(url):
+                    yield self._request(site, url, self.parse_feed)
+        if not site.follow_links or hops >= site.max_depth:
+            return
+        for link in self._link_extractors[site.name].extract_links(response):
+            if site.may_request(link.url):
+                yield self._page_request(site, link.url, "link", hops=hops + 1)
+
+    # Failures ------------------------------------------------------------------------------
+
+    def on_error(self, failure: Failure) -> None:
+        """Count and log a failed request in one line; Scrapy would log a traceback."""
+        request = failure.request
+        reason = failure_reason(failure)
+        if request.meta.get("newscrawl_page"):
+            self.crawler.stats.inc_value(f"newscrawl/dropped/{reason}")
+            logger.info("Dropped page %s: %s (%s)", request.url, reason,
+                        failure.getErrorMessage())
+        else:
+            self._discovery_failed(request.url, reason, failure.getErrorMessage())
+
+    def _discovery_failed(self, url: str, reason: str, detail: str = "") -> None:
+        self.crawler.stats.inc_value(f"newscrawl/discovery_failed/{reason}")
+        logger.info("Skipped %s: %s%s", url, reason, f" ({detail})" if detail else "")
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"

@@ -1,0 +1,168 @@
+"""Per-site crawl configuration and the URL-shape rules the spider and pipeline share.
+
+A site is described once (start pages, sitemaps, feeds, domains, URL patterns, limits), either
+from ``-a url=...`` or from a TOML (or, with PyYAML installed, YAML) file of ``[[site]]`` tables.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+_LISTING_SEGMENT = re.compile(
+    r"^(tags?|topics?|categor(y|ies)|sections?|authors?|page|pages|search|archives?|calendar|"
+    r"about|about-us|contact|contact-us|privacy|terms|legal|imprint|impressum|login|signin|"
+    r"register|subscribe|newsletters?|account|feeds?|rss|sitemap|video|videos|gallery|"
+    r"galleries|live|index|latest|most-read|popular|weather|jobs|careers|advertise)$",
+    re.I,
+)
+_LISTING_QUERY = re.compile(r"(^|&)(page|p|paged|offset|start|tag|cat|s|q|sort)=", re.I)
+_PAGINATION = re.compile(r"/(page|p)/?\d+/?$", re.I)
+_DATE_PATH = re.compile(r"/(19|20)\d\d[/-](0?[1-9]|1[0-2])([/-](0?[1-9]|[12]\d|3[01]))?/[^/]+")
+_LONG_ID = re.compile(r"\d{5,}")
+_WORD_SPLIT = re.compile(r"[-_+]")
+_EXTENSION = re.compile(r"\.(s?html?|php|aspx?|jsp)$", re.I)
+
+
+def url_shape(url: str) -> str:
+    """``article``, ``listing`` or ``unknown``, from the URL alone.
+
+    News CMSs give articles dated paths, long slugs or long numeric ids, and listings short
+    named segments (``/world/``, ``/tag/x``, ``/page/2``); anything else stays ``unknown``
+    and is left to the page's own signals.
+    """
+    parts = urlsplit(url)
+    path = parts.path or "/"
+    segments = [s for s in path.split("/") if s]
+    if not segments:
+        return "listing"
+    if _LISTING_QUERY.search(parts.query) or _PAGINATION.search(path):
+        return "listing"
+    stems = [_EXTENSION.sub("", s) for s in segments]
+    if any(_LISTING_SEGMENT.match(s) for s in stems):
+        return "listing"
+    last = stems[-1]
+    if _DATE_PATH.search(path):
+        return "article"
+    if len([w for w in _WORD_SPLIT.split(last) if w]) >= 4:
+        return "article"
+    if _LONG_ID.search(last):
+        return "article"
+    if len(segments) == 1 and not _EXTENSION.search(segments[0]):
+        return "listing"  # /world, /business/: a section front
+    return "unknown"
+
+
+@dataclass(slots=True)
+class SiteConfig:
+    """How to crawl one site; every list may be empty."""
+
+    name: str
+    start_urls: list[str] = field(default_factory=list)
+    sitemaps: list[str] = field(default_factory=list)
+    """Sitemaps or sitemap indexes to read besides those named in robots.txt."""
+    feeds: list[str] = field(default_factory=list)
+    """RSS or Atom feeds; more are discovered from <link rel=alternate> on start pages."""
+    allowed_domains: list[str] = field(default_factory=list)
+    """Defaults to the hosts of the start URLs, sitemaps and feeds (subdomains included)."""
+    article_allow: list[str] = field(default_factory=list)
+    """Regexes; when given, only matching URLs can be exported as articles."""
+    article_deny: list[str] = field(default_factory=list)
+    """Regexes of URLs that are never articles (they may still be followed as listings)."""
+    deny: list[str] = field(default_factory=list)
+    """Regexes of URLs never requested (search, login, share links, traps)."""
+    robots_sitemaps: bool = True
+    """Read the sitemaps that robots.txt names."""
+    follow_links: bool = True
+    max_items: int = 0
+    """Stop requesting this site after this many exported articles (0: no limit)."""
+    max_depth: int = 3
+    """Link-following hops from a start page (sitemap and feed entries start at 0)."""
+    _allow: list[re.Pattern[str]] = field(default_factory=list, repr=False)
+    _article_deny: list[re.Pattern[str]] = field(default_factory=list, repr=False)
+    _deny: list[re.Pattern[str]] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        if not (self.start_urls or self.sitemaps or self.feeds):
+            raise ValueError(f"site {self.name!r}: give start_urls, sitemaps or feeds")
+        if not self.allowed_domains:
+            hosts = {urlsplit(u).hostname for u in self.start_urls + self.sitemaps + self.feeds}
+            self.allowed_domains = sorted(h.removeprefix("www.") for h in hosts if h)
+        self._allow = [_compile(self.name, p) for p in self.article_allow]
+        self._article_deny = [_compile(self.name, p) for p in self.article_deny]
+        self._deny = [_compile(self.name, p) for p in self.deny]
+
+    def allows_domain(self, url: str) -> bool:
+        host = (urlsplit(url).hostname or "").lower()
+        return any(host == d or host.endswith("." + d) for d in self.allowed_domains)
+
+    def may_request(self, url: str) -> bool:
+        """On an allowed domain and not denied."""
+        return self.allows_domain(url) and not any(p.search(url) for p in self._deny)
+
+    def url_kind(self, url: str) -> str:
+        """The site's patterns first (``article``/``listing``), then the generic URL shape."""
+        if any(p.search(url) for p in self._article_deny):
+            return "listing"
+        if self._allow:
+            return "article" if any(p.search(url) for p in self._allow) else "listing"
+        return url_shape(url)
+
+
+def _compile(site: str, pattern: str) -> re.Pattern[str]:
+    try:
+        return re.compile(pattern)
+    except re.error as exc:
+        raise ValueError(f"site {site!r}: bad pattern {pattern!r}: {exc}") from None
+
+
+_FIELDS = {
+    "name", "start_urls", "sitemaps", "feeds", "allowed_domains", "article_allow",
+    "article_deny", "deny", "robots_sitemaps", "follow_links", "max_items", "max_depth",
+}
+
+
+def site_from_dict(data: dict[str, Any], default_name: str = "site") -> SiteConfig:
+    """Build a site from one table of a config file; unknown keys are an error, not ignored."""
+    unknown = set(data) - _FIELDS
+    if unknown:
+        raise ValueError(f"unknown site settings {sorted(unknown)}; known: {sorted(_FIELDS)}")
+    data = dict(data)
+    for key in ("start_urls", "sitemaps", "feeds", "allowed_domains", "article_allow",
+                "article_deny", "deny"):
+        if isinstance(data.get(key), str):
+            data[key] = [data[key]]
+    data.setdefault("name", default_name)
+    return SiteConfig(**data)
+
+
+def load_sites(path: str | Path) -> list[SiteConfig]:
+    """Read ``[[site]]`` tables from TOML (``site:`` list in YAML)."""
+    path = Path(path)
+    raw = path.read_bytes()
+    if path.suffix.lower() in (".yaml", ".yml"):
+        try:
+            import yaml
+        except ImportError:
+            raise ValueError(f"{path}: YAML needs PyYAML (pip install pyyaml); "
+                             "or write the file as TOML") from None
+        data = yaml.safe_load(raw) or {}
+    else:
+        data = tomllib.loads(raw.decode("utf-8"))
+    tables = data.get("site") or data.get("sites") or []
+    if isinstance(tables, dict):
+        tables = [tables]
+    if not tables:
+        raise ValueError(f"{path}: no [[site]] tables")
+    return [site_from_dict(t, default_name=f"site{i + 1}") for i, t in enumerate(tables)]
+
+
+def site_from_url(url: str) -> SiteConfig:
+    host = urlsplit(url).hostname
+    if not host or urlsplit(url).scheme not in ("http", "https"):
+        raise ValueError(f"not an http(s) URL: {url!r}")
+    return SiteConfig(name=host.removeprefix("www."), start_urls=[url])
