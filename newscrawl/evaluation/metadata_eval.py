@@ -2,8 +2,9 @@
 
 Fields are scored only on pages whose labels have them; a missing prediction counts as wrong.
 Normalisation is the same for both systems and deliberately independent of our own cleaners,
-so the scorer cannot flatter the code it measures: titles are compared after whitespace and
-case folding, dates to the day, authors as a set of names (split on commas, "and", "&", with
+so the scorer cannot flatter the code it measures: titles are compared after whitespace, case
+and typography folding (curly quotes and dashes to ASCII), dates to the day, authors as a set
+of names (split on commas, "and", "&", with
 a leading "By" and credentials such as "PhD" dropped), languages by primary subtag. Titles,
 authors and descriptions also get a token F1, which credits near misses.
 
@@ -46,10 +47,15 @@ _LABELS = {
 _FIELD_ORDER = ("title", "authors", "published", "language", "site_name", "description")
 
 
+_TYPOGRAPHY = str.maketrans({"’": "'", "‘": "'", "‛": "'", "“": '"', "”": '"', "„": '"',
+                             "–": "-", "—": "-", "\u00a0": " "})
+
+
 def _fold(text: str | None) -> str:
+    """Case, whitespace and typography (curly quotes, dashes) folded, as a reader ignores them."""
     if not text:
         return ""
-    text = unicodedata.normalize("NFKC", text).casefold()
+    text = unicodedata.normalize("NFKC", text).translate(_TYPOGRAPHY).casefold()
     return " ".join(text.split()).strip(" .:;,-–—|\"'“”‘’")
 
 

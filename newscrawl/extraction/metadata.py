@@ -10,6 +10,7 @@ and the microdata offer; the DOM is searched for a byline only when no source na
 
 from __future__ import annotations
 
+import html as html_lib
 import re
 from dataclasses import dataclass
 from urllib.parse import urljoin, urlsplit
@@ -108,6 +109,11 @@ _LANGUAGE_KEYS = ("content-language", "og:locale", "language", "dc.language", "i
 _TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " :: ", " · ", " • ", " / ", " « ", " » ",
                      " ~ ", ": ", "｜", " – ")
 _NON_ALNUM = re.compile(r"[\W_]+")
+_WORD = re.compile(r"\w+")
+_H1_AGREEMENT = 0.3
+"""Share of an <h1>'s words found in the declared titles for it to count as the headline."""
+_H1_SOLE_AGREEMENT = 0.1
+"""The same when the page has a single <h1>: one shared word is enough."""
 _LANG_TAG = re.compile(r"^[a-zA-Z]{2,3}(?:[-_][a-zA-Z0-9]{2,8})*$")
 
 
@@ -116,6 +122,13 @@ def _clip(value: str | None, limit: int = _MAX_TEXT) -> str | None:
         return None
     value = " ".join(value.split())
     return value[:limit] if value else None
+
+
+def _unescape(text: str | None) -> str | None:
+    """Titles double-escaped by their CMS ("Q&amp;A", "&#038;") read as the page shows them."""
+    if text and "&" in text and ";" in text:
+        return html_lib.unescape(text)
+    return text
 
 
 def _key(text: str) -> str:
@@ -220,27 +233,57 @@ def _strip_site(title: str, sites: list[str]) -> str:
     return title
 
 
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text.casefold()))
+
+
+def _h1_ok(h1: html.HtmlElement, text: str, sites: list[str]) -> bool:
+    """Not the logo or site name that some themes wrap in an <h1>, nor a page-header <h1>
+    outside any article."""
+    if _is_site(text, sites) or len(text) < 3:
+        return False
+    parent = h1.getparent()
+    for el in (h1, parent) if parent is not None else (h1,):
+        hint = ((el.get("class") or "") + " " + (el.get("id") or "")).lower()
+        if "logo" in hint or "site-title" in hint or "site-name" in hint or "brand" in hint:
+            return False
+    ancestors = {a.tag for a in h1.iterancestors()}
+    return bool(ancestors & {"article", "main"}) or not ancestors & {"header", "nav", "footer"}
+
+
 def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
                   url: str | None) -> str | None:
+    """The headline as a reader sees it: the <h1> that agrees with the declared title (or the
+    only <h1> there is), else the declared title with the site's name cut off."""
     sites = _site_names(site_name, url)
-    h1_texts = [t for t in (_clip(h.text_content(), _MAX_TITLE) for h in c.h1s) if t]
-    declared = [t for t in (
-        _clip(ld.headline, _MAX_TITLE) if ld else None,
+    # og:title before the JSON-LD headline: Google asks for headlines of at most 110
+    # characters, so some CMSs cut them, and some put the article's first lines there.
+    declared = [_unescape(t) for t in (
         _clip(_first(c.metas, _TITLE_KEYS), _MAX_TITLE),
+        _clip(ld.headline, _MAX_TITLE) if ld else None,
         _clip(c.title, _MAX_TITLE),
     ) if t]
-    # The headline a reader sees is the <h1> when it agrees with what the page declares.
-    for candidate in declared:
-        k = _key(candidate)
-        for h1 in h1_texts:
-            hk = _key(h1)
-            if hk and (hk == k or (len(hk) >= 0.4 * len(k) and hk in k)):
-                return h1
+    declared_words = set().union(*(_words(d) for d in declared)) if declared else set()
+    h1s = []
+    for h in c.h1s:
+        text = _clip(_unescape(_texts(h).replace("\n", " ")), _MAX_TITLE)
+        if text and _h1_ok(h, text, sites):
+            h1s.append(text)
+    best, best_overlap = None, 0.0
+    for text in h1s:
+        words = _words(text)
+        overlap = len(words & declared_words) / len(words) if words else 0.0
+        if overlap > best_overlap:
+            best, best_overlap = text, overlap
+    if best is not None and best_overlap >= _H1_AGREEMENT:
+        return best
+    if len(h1s) == 1 and (not declared or best_overlap >= _H1_SOLE_AGREEMENT):
+        return h1s[0]
     for candidate in declared:
         stripped = _strip_site(candidate, sites)
         if stripped:
             return stripped
-    return h1_texts[0] if h1_texts else None
+    return h1s[0] if h1s else None
 
 
 _CONNECTOR_LINE = re.compile(r"\n\s*(,|&|and|und|et|y|e|og|och|en|i|и|和|、)\s*\n", re.I)
