@@ -54,6 +54,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="page set: wcxb-dev, readability-pages or zh-dev directory")
     parser.add_argument("--n", type=int, default=None,
                         help="time only the first N pages (sorted); default: all")
+    parser.add_argument("--model", type=Path, default=None,
+                        help="model file to time (default: the shipped models/nodes-v1.ubj)")
     parser.add_argument("--warmup", type=int, default=5,
                         help="pages run through both tools before timing starts (default 5)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
@@ -120,13 +122,21 @@ def _maxrss_mb() -> float:
     return rss / (1024 * 1024) if sys.platform == "darwin" else rss / 1024
 
 
+def _trees(extractor: Any) -> int | None:
+    booster = getattr(getattr(extractor, "model", None), "booster", None)
+    try:
+        return int(booster.num_boosted_rounds()) if booster is not None else None
+    except Exception:  # an unexpected model type: the figure is optional
+        return None
+
+
 def _timing_worker(args: argparse.Namespace) -> dict[str, Any]:
     """Interleave newscrawl and trafilatura page by page over pages already in memory."""
     from newscrawl.evaluation.datasets import load_pages
     from newscrawl.extraction import Extractor
 
     pages = [(p.body, p.url) for p in load_pages(args.data, args.n)]
-    extractor = Extractor()
+    extractor = Extractor(args.model)
     use_traf = not args.no_trafilatura
     if use_traf:
         import trafilatura
@@ -204,6 +214,7 @@ def _timing_worker(args: argparse.Namespace) -> dict[str, Any]:
             "empty": nc_empty,
         },
         "model": getattr(extractor, "model_version", None),
+        "model_trees": _trees(extractor),
     }
     if use_traf:
         result["trafilatura"] = {
@@ -220,7 +231,7 @@ def _rss_worker(args: argparse.Namespace) -> dict[str, Any]:
     from newscrawl.evaluation.datasets import load_pages
     from newscrawl.extraction import Extractor
 
-    extractor = Extractor()
+    extractor = Extractor(args.model)
     baseline = _maxrss_mb()
     n = 0
     for page in load_pages(args.data, args.n):
@@ -240,13 +251,16 @@ def _spawn(mode: str, args: argparse.Namespace) -> dict[str, Any]:
         cmd.append("--no-trafilatura")
     if args.cpu is not None:
         cmd += ["--cpu", str(args.cpu)]
+    if args.model is not None:
+        cmd += ["--model", str(Path(args.model).resolve())]
     env = dict(os.environ, **ONE_THREAD_ENV)
     env["PYTHONPATH"] = os.pathsep.join(
         p for p in (str(_REPO_ROOT), env.get("PYTHONPATH", "")) if p
     )
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
-        raise RuntimeError(f"bench {mode} worker failed ({proc.returncode}):\n{proc.stderr}")
+        last = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+        raise RuntimeError(f"{mode} pass failed (exit {proc.returncode}): {last}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
@@ -265,6 +279,7 @@ def build_report(args: argparse.Namespace, timing: dict[str, Any],
         "threads": 1,
         "cpu": args.cpu,
         "model": timing.get("model"),
+        "model_trees": timing.get("model_trees"),
         "python": platform.python_version(),
         "newscrawl": nc,
     }
@@ -297,7 +312,8 @@ def _counts(d: dict[str, int]) -> str:
 
 def render(report: dict[str, Any]) -> str:
     """Human-readable lines, every one carrying n and the run's conditions."""
-    cond = f"1 thread · model {report['model']}"
+    trees = f", {report['model_trees']} trees" if report.get("model_trees") else ""
+    cond = f"1 thread · model {report['model']}{trees}"
     nc = report["newscrawl"]
     t = nc["total_ms"]
     n = t["n"]
@@ -353,11 +369,19 @@ def run(args: argparse.Namespace) -> int:
     if not Path(args.data).is_dir():
         print(f"bench: {args.data}: no such data directory", file=sys.stderr)
         return 2
-    timing = _spawn("timing", args)
+    try:
+        timing = _spawn("timing", args)
+    except RuntimeError as exc:
+        print(f"bench: {exc}", file=sys.stderr)
+        return 1
     if timing["pages"] == 0:
         print(f"bench: no pages in {args.data}", file=sys.stderr)
         return 1
-    rss = None if args.no_rss else _spawn("rss", args)
+    try:
+        rss = None if args.no_rss else _spawn("rss", args)
+    except RuntimeError as exc:
+        print(f"bench: {exc}", file=sys.stderr)
+        return 1
     report = build_report(args, timing, rss)
     print(json.dumps(_jsonable(report), indent=1) if args.json else render(report))
     return 0
