@@ -109,6 +109,10 @@ def _tag_slug(tag: str) -> str:
     return _slug(tag) or "zh-" + tag.encode("utf-8").hex()[:12]
 
 
+def _author_slug(name: str) -> str:
+    return _slug(name) or "zh-" + name.encode("utf-8").hex()[:12]
+
+
 def _paragraphs(rng: random.Random, sentences: list[str], slots: dict[str, list[str]],
                 n: int, sep: str) -> list[str]:
     pool = list(sentences)
@@ -273,7 +277,6 @@ def _article_html(a: ArticleSpec, rng: random.Random, others: list[ArticleSpec])
         f'<p>{_e(text)}</p><a href="#reply">{ui["reply"]}</a> <a href="#report">'
         f'{ui["report"]}</a></div>'
         for h, (name, text) in enumerate(rng.sample(pool, 3), start=1))
-    author_slug = _slug(a.author) or f"author{abs(hash(a.author)) % 1000}"
     share = (f'<div class="share-bar">{ui["share"]} '
              '<a href="https://www.facebook.com/sharer/sharer.php">Facebook</a> '
              '<a href="https://x.com/intent/post">X</a> '
@@ -286,7 +289,7 @@ def _article_html(a: ArticleSpec, rng: random.Random, others: list[ArticleSpec])
 <a href="{section_path}">{label}</a> › <span>{_e(a.title)}</span></nav>
 <article>
 <header class="article-header"><h1>{_e(a.title)}</h1>
-<p class="byline">{ui["by"]} <a href="/author/{author_slug}/">{_e(a.author)}</a> ·
+<p class="byline">{ui["by"]} <a href="/author/{_author_slug(a.author)}/">{_e(a.author)}</a> ·
 <time datetime="{a.published.isoformat()}">{a.published:%d %B %Y}</time> ·
 {max(1, words // 200)} {ui["min"]}</p></header>
 {share}
@@ -367,6 +370,11 @@ _STATIC_PAGES = {
         "releases to news@harbourgazette.example.",
         "Subscriptions and deliveries: 01632 960 456, Monday to Friday, 9am to 5pm.",
     ]),
+    "/subscribe/": ("Subscribe", "WebPage", [
+        "Unlimited access to every article, the daily puzzle and the weekend edition, from "
+        "one pound a week for the first three months. Cancel any time.",
+    ]),
+    "/login/": ("Sign in", "WebPage", ["Sign in with your email address and password."]),
     "/privacy/": ("Privacy and cookies", "WebPage", [
         "This notice explains what personal data we collect when you visit our website, why we "
         "collect it and how long we keep it. We collect the information you give us when you "
@@ -430,6 +438,12 @@ def build_site(dest: str | Path, n_articles: int = DEFAULT_ARTICLES, seed: int =
     for t, items in tags.items():
         manifest.non_articles += _listing(f"Topic: {t}", f"/tag/{_tag_slug(t)}/", items, 20,
                                           "en", rng, most_read, write)
+    authors: dict[str, list[ArticleSpec]] = {}
+    for a in newest:
+        authors.setdefault(a.author, []).append(a)
+    for name, items in authors.items():
+        manifest.non_articles += _listing(name, f"/author/{_author_slug(name)}/", items, 20,
+                                          items[0].lang, rng, most_read, write)
     for path, (title, kind, paras) in _STATIC_PAGES.items():
         main = f"<h1>{title}</h1>" + "".join(f"<p>{_e(p)}</p>" for p in paras)
         write(path, _page(lang="en", title=title, path=path, main=main, rng=rng,

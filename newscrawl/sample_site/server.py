@@ -19,11 +19,13 @@ _TYPES = {".xml": "application/xml", ".txt": "text/plain; charset=utf-8",
 
 class _Handler(SimpleHTTPRequestHandler):
     base = ""
+    requested: list[str]
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
         pass  # a crawl makes thousands of requests; the crawler logs what matters
 
     def do_GET(self) -> None:  # noqa: N802 - stdlib name
+        self.requested.append(self.path)
         path = Path(self.translate_path(urlsplit(self.path).path))
         if path.is_dir():
             if not self.path.split("?")[0].endswith("/"):
@@ -49,7 +51,9 @@ class SiteServer:
 
     def __init__(self, root: str | Path, host: str = "127.0.0.1", port: int = 0):
         self.root = Path(root)
-        handler = type("Handler", (_Handler,), {})
+        self.requested: list[str] = []
+        """Every path asked for, in order (list.append is atomic across handler threads)."""
+        handler = type("Handler", (_Handler,), {"requested": self.requested})
         self.httpd = ThreadingHTTPServer((host, port), partial(handler, directory=str(root)))
         self.httpd.daemon_threads = True
         self.base_url = f"http://{host}:{self.httpd.server_address[1]}"

@@ -230,6 +230,7 @@ class NewsSpider(scrapy.Spider):
                 raise CloseSpider("max_items")
             return
         content_type = response.headers.get("Content-Type")
+        self.crawler.stats.inc_value("newscrawl/pages")
         yield Page(
             url=response.url,
             status=response.status,
