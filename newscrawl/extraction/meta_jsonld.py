@@ -52,7 +52,7 @@ def _loads(text: str) -> object | None:
         return None
     try:
         return json.loads(text, strict=False)
-    except ValueError:
+    except (ValueError, RecursionError):
         pass
     # The usual breakages: a CDATA or comment wrapper, a trailing semicolon, two objects
     # concatenated without a list.
@@ -60,7 +60,7 @@ def _loads(text: str) -> object | None:
     cleaned = cleaned.removeprefix("//").strip()
     try:
         return json.loads(cleaned, strict=False)
-    except ValueError:
+    except (ValueError, RecursionError):
         pass
     try:
         decoder = json.JSONDecoder(strict=False)
@@ -71,7 +71,7 @@ def _loads(text: str) -> object | None:
             while pos < len(cleaned) and cleaned[pos] in " \t\r\n,;":
                 pos += 1
         return items
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
 
 

@@ -405,7 +405,10 @@ def _text_date(c: _Collected) -> str | None:
         date = parse_date(text)
         if not date:
             continue
-        label = text + " " + (texts[i - 1] if i > 0 and i <= _TEXT_WINDOW_AFTER else "")
+        # The label may be its own node ("<span>Updated</span> <time>..."): a short text
+        # without a year just before the date.
+        previous = texts[i - 1] if 0 < i <= _TEXT_WINDOW_AFTER else ""
+        label = text if _YEAR.search(previous) or len(previous) > 40 else text + " " + previous
         if _UPDATED.search(label):
             updated = updated or date
             continue
