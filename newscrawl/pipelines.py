@@ -174,14 +174,14 @@ class ExtractionPipeline:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         settings = crawler.settings
-        if not settings.getbool("NEWSCRAWL_EXTRACTION_ENABLED"):
+        if not settings.getbool("NEWSCRAWL_EXTRACTION_ENABLED", True):
             raise NotConfigured("NEWSCRAWL_EXTRACTION_ENABLED is off: pages are not extracted")
         model = settings.get("NEWSCRAWL_MODEL") or None
         if model and not Path(model).is_file():
             raise ValueError(f"NEWSCRAWL_MODEL={model!r}: no such model file; a crawl "
                              "without its model would export nothing useful")
         extractor = Extractor(model)  # the library raises on a missing or mismatched model
-        return cls(crawler, extractor, settings.getint("NEWSCRAWL_MIN_WORDS"))
+        return cls(crawler, extractor, settings.getint("NEWSCRAWL_MIN_WORDS", 80))
 
     def open_spider(self) -> None:
         self.stats.set_value("newscrawl/model_version", self.extractor.model_version)
@@ -256,7 +256,7 @@ class DuplicatesPipeline:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        if not crawler.settings.getbool("NEWSCRAWL_DEDUP_ENABLED"):
+        if not crawler.settings.getbool("NEWSCRAWL_DEDUP_ENABLED", True):
             raise NotConfigured("NEWSCRAWL_DEDUP_ENABLED is off")
         jobdir = crawler.settings.get("JOBDIR")
         return cls(crawler, Path(jobdir) / "newscrawl-seen.json" if jobdir else None)

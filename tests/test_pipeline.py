@@ -1,0 +1,210 @@
+"""Pipelines without a crawl: built from settings, fed Page items, stats and drops checked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from scrapy.exceptions import DropItem, NotConfigured
+from scrapy.utils.misc import build_from_crawler
+from scrapy.utils.test import get_crawler
+
+from newscrawl.items import Article, Page
+from newscrawl.pipelines import (
+    DuplicatesPipeline,
+    DuplicateText,
+    DuplicateUrl,
+    ExtractionPipeline,
+    NotAnArticle,
+    TooShort,
+    Unusable,
+    canonical,
+    page_kind,
+    text_hash,
+    word_count,
+)
+from newscrawl.sample_site import build_site
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+    dest = tmp_path_factory.mktemp("site")
+    manifest = build_site(dest)
+    return dest / "site", {"articles": manifest.articles}
+
+
+def _crawler(**settings: object):
+    crawler = get_crawler(settings_dict=settings)
+    crawler.stats.open_spider()
+    return crawler
+
+
+def _page(root: Path, path: str, **kw: object) -> Page:
+    file = root / path.lstrip("/")
+    if path.endswith("/"):
+        file = file / "index.html"
+    body = file.read_bytes().replace(b"__BASE__", b"http://news.example")
+    defaults = {"url": f"http://news.example{path}", "status": 200, "body": body,
+                "content_type": "text/html", "site": "news.example", "url_kind": "unknown",
+                "found_via": "sitemap", "crawled_at": "2024-06-01T00:00:00+00:00"}
+    return Page(**{**defaults, **kw})
+
+
+def test_extraction_disabled_is_not_configured() -> None:
+    with pytest.raises(NotConfigured):
+        build_from_crawler(ExtractionPipeline,
+                           get_crawler(settings_dict={"NEWSCRAWL_EXTRACTION_ENABLED": False}))
+
+
+def test_dedup_disabled_is_not_configured() -> None:
+    with pytest.raises(NotConfigured):
+        build_from_crawler(DuplicatesPipeline,
+                           get_crawler(settings_dict={"NEWSCRAWL_DEDUP_ENABLED": False}))
+
+
+def test_missing_model_refuses_to_start(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="no-such-model"):
+        build_from_crawler(ExtractionPipeline, get_crawler(
+            settings_dict={"NEWSCRAWL_MODEL": str(tmp_path / "no-such-model.ubj")}))
+
+
+def test_article_page_becomes_article_item(site: tuple[Path, dict]) -> None:
+    root, manifest = site
+    truth = next(a for a in manifest["articles"] if a["lang"] == "en" and a["declares_type"])
+    crawler = _crawler()
+    pipe = build_from_crawler(ExtractionPipeline, crawler)
+    pipe.open_spider()
+    item = pipe.process_item(_page(root, truth["path"], url_kind="article"))
+    assert isinstance(item, Article)
+    assert item.url == f"http://news.example{truth['path']}"
+    assert item.title == truth["title"]
+    assert item.model_version == pipe.extractor.model_version
+    assert item.content_hash == text_hash(item.text)
+    assert item.words > 100
+    assert not hasattr(item, "body")
+    stats = crawler.stats.get_stats()
+    assert stats["newscrawl/extracted"] == 1
+    assert stats["newscrawl/articles"] == 1
+    assert stats["newscrawl/extract_ms"] > 0
+    assert stats["newscrawl/model_version"] == pipe.extractor.model_version
+    assert not any(k.startswith("newscrawl/dropped/") for k in stats)
+
+
+def test_listing_page_dropped_as_not_article(site: tuple[Path, dict],
+                                             caplog: pytest.LogCaptureFixture) -> None:
+    root, _ = site
+    crawler = _crawler()
+    pipe = build_from_crawler(ExtractionPipeline, crawler)
+    with pytest.raises(NotAnArticle) as info:
+        pipe.process_item(_page(root, "/world/", url_kind="listing", found_via="link"))
+    assert info.value.log_level == "INFO"
+    assert crawler.stats.get_value("newscrawl/dropped/not_article") == 1
+
+
+@pytest.mark.parametrize(("body", "reason"), [
+    (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n" * 50, "binary"),
+    (b"   \n  ", "empty"),
+])
+def test_unusable_body_dropped_with_library_reason(body: bytes, reason: str) -> None:
+    crawler = _crawler()
+    pipe = build_from_crawler(ExtractionPipeline, crawler)
+    page = Page(url="http://news.example/2024/01/01/a-long-article-slug-here.html", status=200,
+                body=body, content_type="text/html")
+    with pytest.raises(Unusable) as info:
+        pipe.process_item(page)
+    assert info.value.reason == reason
+    assert crawler.stats.get_value(f"newscrawl/dropped/{reason}") == 1
+
+
+def test_short_article_dropped_as_too_short() -> None:
+    crawler = _crawler(NEWSCRAWL_MIN_WORDS=80)
+    pipe = build_from_crawler(ExtractionPipeline, crawler)
+    body = (b"<html><head><meta property='og:type' content='article'><title>Brief</title></head>"
+            b"<body><article><h1>Brief</h1><p>The council met on Tuesday and approved the new "
+            b"budget for the harbour, which includes funds for dredging.</p></article></body>"
+            b"</html>")
+    page = Page(url="http://news.example/2024/01/01/council-approves-harbour-budget.html",
+                status=200, body=body, content_type="text/html", url_kind="article",
+                found_via="news_sitemap")
+    with pytest.raises((TooShort, NotAnArticle, Unusable)) as info:
+        pipe.process_item(page)
+    assert crawler.stats.get_value(f"newscrawl/dropped/{info.value.reason}") == 1
+
+
+def test_other_items_pass_through() -> None:
+    pipe = build_from_crawler(ExtractionPipeline, _crawler())
+    item = {"something": "else"}
+    assert pipe.process_item(item) is item
+
+
+def _article(url: str, text: str, canonical_url: str | None = None) -> Article:
+    return Article(url=url, canonical_url=canonical_url or canonical(url), title="t", text=text,
+                   language="en", crawled_at="2024-06-01T00:00:00+00:00",
+                   content_hash=text_hash(text), model_version="nodes-v1")
+
+
+def test_duplicates_by_url_and_by_text() -> None:
+    crawler = _crawler()
+    pipe = build_from_crawler(DuplicatesPipeline, crawler)
+    pipe.open_spider()
+    first = _article("http://news.example/a-story-about-boats", "Boats sail.\n\nThey float.")
+    assert pipe.process_item(first) is first
+    with pytest.raises(DuplicateUrl):  # same page, tracking parameter and fragment
+        pipe.process_item(_article("http://news.example/a-story-about-boats?utm_source=x#top",
+                                   "Different text entirely."))
+    with pytest.raises(DuplicateText):  # same text modulo case and spacing, other URL
+        pipe.process_item(_article("http://news.example/amp/a-story-about-boats",
+                                   "boats  SAIL.\nThey float."))
+    stats = crawler.stats.get_stats()
+    assert stats["newscrawl/dropped/duplicate_url"] == 1
+    assert stats["newscrawl/dropped/duplicate_text"] == 1
+    assert stats.get("newscrawl/dropped/not_article") is None
+
+
+def test_duplicate_state_survives_a_resumed_job(tmp_path: Path) -> None:
+    first = _article("http://news.example/a-story-about-boats", "Boats sail.")
+    pipe = build_from_crawler(DuplicatesPipeline, _crawler(JOBDIR=str(tmp_path)))
+    pipe.open_spider()
+    pipe.process_item(first)
+    pipe.close_spider()
+    resumed = build_from_crawler(DuplicatesPipeline, _crawler(JOBDIR=str(tmp_path)))
+    resumed.open_spider()
+    with pytest.raises(DropItem):
+        resumed.process_item(_article(first.url, "Boats sail."))
+    fresh = build_from_crawler(DuplicatesPipeline, _crawler())
+    fresh.open_spider()
+    assert fresh.process_item(first) is first
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    # url_kind, page_type, found_via, words, prose_words
+    (("article", "newsarticle", "sitemap", 600, 500), True),
+    (("unknown", None, "link", 600, 500), True),  # no metadata: prose carries it
+    (("article", "website", "link", 500, 420), True),  # CMS that says website everywhere
+    (("unknown", "newsarticle", "feed", 300, 200), True),
+    (("listing", "collectionpage", "link", 400, 0), False),
+    (("listing", "website", "sitemap", 300, 40), False),  # front page
+    (("listing", "aboutpage", "link", 200, 180), False),  # about: prose, but declared
+    (("listing", "webpage", "link", 400, 390), False),  # privacy policy: long prose
+    (("unknown", "website", "link", 900, 100), False),  # teaser-heavy hub page
+    (("article", None, "link", 300, 30), False),  # a gallery: article URL, no prose
+])
+def test_page_kind(args: tuple, expected: bool) -> None:
+    is_article, why = page_kind(*args, min_words=80)
+    assert is_article is expected, why
+
+
+def test_canonical() -> None:
+    url = "http://news.example/world/story-of-the-day?b=2&utm_medium=x&a=1#comments"
+    assert canonical(url) == "http://news.example/world/story-of-the-day?a=1&b=2"
+    # a declared canonical on the same site wins, one pointing at the front page or
+    # another site is ignored
+    assert canonical(url, "https://www.news.example/story") == "https://www.news.example/story"
+    assert canonical(url, "http://news.example/").startswith("http://news.example/world/")
+    assert canonical(url, "http://spam.example/x").startswith("http://news.example/world/")
+
+
+def test_word_count_counts_cjk_as_half_words() -> None:
+    assert word_count("three plain words") == 3
+    assert word_count("海港市新建地铁") == 3.5
+    assert word_count("") == 0
