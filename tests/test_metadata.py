@@ -420,7 +420,8 @@ def test_wcxb_sample_floors():
     assert fields["published"]["newscrawl"]["acc"] >= FLOORS["published"]
 
 
-FLOORS = {"title": 0.0, "authors": 0.0, "published": 0.0}
+FLOORS = {"title": 0.80, "authors": 0.80, "published": 0.80}
+"""Measured on this sample: title 0.840, authors 0.842, published 0.845."""
 
 
 def test_no_regex_over_raw_html_in_metadata_module():
