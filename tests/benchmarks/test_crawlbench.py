@@ -1,0 +1,25 @@
+"""The crawl benchmark end to end on a small generated site (run with -m benchmark).
+
+It asserts what the benchmark measures: a complete crawl in both modes and an extraction rate
+of at least 100 pages per second of pipeline time (one core), so the pipeline is not what
+limits a polite crawl.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from newscrawl.evaluation.crawlbench import bench, render
+
+pytestmark = pytest.mark.benchmark
+
+
+def test_crawlbench_small_site() -> None:
+    result = bench(n_articles=300, repeats=1)
+    e, n = result["median"]["extract"], result["median"]["no_extract"]
+    print(render(result))
+    assert e["pages"] >= result["site_articles"]
+    assert n["pages"] == e["pages"]
+    assert e["articles"] >= result["site_articles"] * 0.95
+    assert 0 < e["extract_share"] < 1
+    assert e["extract_pages_per_s"] >= 100
