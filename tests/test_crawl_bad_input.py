@@ -24,7 +24,7 @@ from newscrawl.sample_site.content import SECTIONS_EN, SENTENCES_ZH, SLOTS_EN, S
 from newscrawl.sample_site.generate import _paragraphs
 
 if TYPE_CHECKING:
-    from conftest import CrawlResult
+    from crawlutil import CrawlResult
 
 _rng = random.Random(3)
 EN = [_paragraphs(_rng, SECTIONS_EN[s]["sentences"], SLOTS_EN, 5, " ")
@@ -165,7 +165,7 @@ def hostile_site() -> Iterator[tuple[str, list[str]]]:
 @pytest.fixture(scope="module")
 def hostile_crawl(hostile_site: tuple[str, list[str]],
                   tmp_path_factory: pytest.TempPathFactory) -> CrawlResult:
-    from conftest import run_crawl
+    from crawlutil import run_crawl
 
     base, requested = hostile_site
     t0 = time.monotonic()

@@ -11,7 +11,7 @@ from collections import Counter
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from conftest import TEST_SETTINGS, read_jsonl
+from crawlutil import TEST_SETTINGS, read_jsonl
 
 from newscrawl.demo import crawl_command, crawl_env
 from newscrawl.sample_site import SiteServer, build_site

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 from newscrawl.demo import score
 
 if TYPE_CHECKING:
-    from conftest import CrawlResult, Site
+    from crawlutil import CrawlResult, Site
 
 F1_TARGET = 0.97
 

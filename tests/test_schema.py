@@ -13,7 +13,7 @@ from itemadapter import ItemAdapter
 from newscrawl.items import Article
 
 if TYPE_CHECKING:
-    from conftest import CrawlResult
+    from crawlutil import CrawlResult
 
 
 @pytest.fixture(scope="module")
