@@ -24,6 +24,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
 from w3lib.url import canonicalize_url
 
+from newscrawl.extraction import Article as Extracted
 from newscrawl.extraction import Extractor
 from newscrawl.items import Article, Page
 
@@ -162,6 +163,29 @@ def page_kind(url_kind: str, page_type: str | None, found_via: str, words: float
 _COPIED = [f.name for f in fields(Article)]
 
 
+def article_item(art: Extracted, url: str, *, crawled_at: str, model_version: str,
+                 site: str | None = None, words: float | None = None) -> Article:
+    """The exported item for a usable extraction result.
+
+    One function so that the crawl's feed and ``newscrawl extract --format json`` write the
+    same fields computed the same way (canonical URL, text hash, word count). ``words`` saves
+    counting again when the caller already has it.
+    """
+    values = {name: getattr(art, name) for name in _COPIED if hasattr(art, name)}
+    values.update(
+        url=url,
+        canonical_url=canonical(url, art.canonical_url),
+        crawled_at=crawled_at,
+        content_hash=text_hash(art.text),
+        model_version=model_version,
+        words=round(word_count(art.text) if words is None else words),
+        site=site,
+        authors=list(art.authors),
+        tags=list(art.tags),
+    )
+    return Article(**values)
+
+
 class ExtractionPipeline:
     """Runs the extraction library on the body Scrapy already downloaded (no second fetch)."""
 
@@ -221,20 +245,10 @@ class ExtractionPipeline:
             raise self._drop(NotAnArticle(f"{url}: not an article ({why})"))
         if words < self.min_words:
             raise self._drop(TooShort(f"{url}: {words:.0f} words < {self.min_words}"))
-        values = {name: getattr(art, name) for name in _COPIED if hasattr(art, name)}
-        values.update(
-            url=url,
-            canonical_url=canonical(url, art.canonical_url),
-            crawled_at=page["crawled_at"],
-            content_hash=text_hash(art.text),
-            model_version=self.extractor.model_version,
-            words=round(words),
-            site=page["site"],
-            authors=list(art.authors),
-            tags=list(art.tags),
-        )
         stats.inc_value("newscrawl/articles")
-        return Article(**values)
+        return article_item(art, url, crawled_at=page["crawled_at"],
+                            model_version=self.extractor.model_version, site=page["site"],
+                            words=words)
 
     def _drop(self, drop: NewscrawlDrop) -> NewscrawlDrop:
         self.stats.inc_value(f"newscrawl/dropped/{drop.reason}")

@@ -18,12 +18,10 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
-import xgboost as xgb
+from modelutil import keep_all_model
 
 from newscrawl.extraction import Extractor
-from newscrawl.extraction.features import FEATURE_NAMES, FEATURE_VERSION
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pages"
 REPO = Path(__file__).resolve().parent.parent
@@ -36,24 +34,9 @@ EN = ("The harbour authority said on Tuesday that the new breakwater would be fi
       "spring, two years later than first planned, after storms damaged the wall twice.")
 
 
-def _keep_all_model(path: Path) -> Path:
-    """A booster over the real feature columns whose every prediction is ~0.9."""
-    rng = np.random.default_rng(0)
-    X = rng.random((40, len(FEATURE_NAMES)), dtype=np.float32)
-    y = np.ones(40)
-    y[:4] = 0
-    dtrain = xgb.DMatrix(X, label=y, feature_names=list(FEATURE_NAMES))
-    booster = xgb.train({"objective": "binary:logistic", "max_depth": 1, "eta": 0.01,
-                         "nthread": 1}, dtrain, num_boost_round=1)
-    booster.set_attr(newscrawl_feature_version=str(FEATURE_VERSION),
-                     newscrawl_model_name="keep-all-stub", newscrawl_threshold="0.5")
-    booster.save_model(str(path))
-    return path
-
-
 @pytest.fixture(scope="module")
 def stub_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _keep_all_model(tmp_path_factory.mktemp("model") / "keep-all.ubj")
+    return keep_all_model(tmp_path_factory.mktemp("model") / "keep-all.ubj")
 
 
 @pytest.fixture(scope="module")

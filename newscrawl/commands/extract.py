@@ -1,0 +1,270 @@
+"""``newscrawl extract PATH...``: the article of saved pages, as text or JSONL.
+
+Why it is built this way:
+
+* It calls the extraction library and nothing else that decides what the text is, so what it
+  prints is what a crawl of the same bytes would export; ``--format json`` builds its lines
+  with the pipeline's own :func:`newscrawl.pipelines.article_item`, so the field names and
+  their values (canonical URL, hash, word count) match the crawl's feed.
+* It does *not* apply the crawl's article-or-not decision or its minimum length: someone
+  pointing it at one page wants that page's text.
+* Globs are expanded here (sorted), so ``'pages/*.html'`` works quoted, on any shell, and a
+  glob that matches nothing is caught as the typo it usually is (exit 2) before the model is
+  loaded.
+* One bad input costs one line on stderr, never the run: a batch over a thousand saved pages
+  must not stop at the first truncated ``.gz``. Unusable pages print nothing on stdout, so the
+  JSONL stays one valid article per line.
+* Inputs are read up to the extractor's size limit plus one byte (gzip too), so a huge file or
+  a gzip bomb is refused as ``too_large`` by the library instead of filling memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import glob
+import gzip
+import io
+import json
+import os
+import sys
+import zlib
+from collections import Counter
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
+
+if TYPE_CHECKING:
+    from newscrawl.extraction import Article
+
+PROG = "newscrawl extract"
+STDIN = "-"
+STDIN_LABEL = "standard input"
+
+EPILOG = """\
+output:
+  text  the title, a blank line, then the text (paragraphs separated by a blank line).
+        With several inputs each article starts with a header line '==> PATH <==' (as
+        head(1) does), after a blank line from the previous one.
+  json  one JSON object per line (UTF-8), with the fields of the crawl's feed
+        (newscrawl/article.schema.json); site is null, crawled_at is the time of the run,
+        and a page from standard input without --url has url null.
+
+Pages with no usable text (binary, empty, no content ...) and inputs that cannot be read
+print one line 'newscrawl extract: PATH: reason' on stderr and nothing on stdout; the run
+goes on. With several inputs a summary line goes to stderr at the end.
+
+exit status: 0 if at least one article was extracted, 1 if none, 2 for usage errors (a glob
+that matches no file, --url with several inputs, a model that does not load).
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = "Extract the main text and metadata of saved pages."
+    parser.epilog = EPILOG
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.add_argument("paths", nargs="*", metavar="PATH",
+                        help="HTML file, glob pattern (expanded here, sorted), .gz file "
+                             "(gunzipped in memory) or '-' for standard input; "
+                             "none: standard input")
+    parser.add_argument("--url", default=None,
+                        help="the page's URL (one input only); default: the file's file:// "
+                             "URI, none for standard input")
+    parser.add_argument("--format", choices=("text", "json"), default="text",
+                        help="text (default) or json: one object per line")
+    parser.add_argument("--model", type=Path, default=None,
+                        help="node model file (default: the shipped models/nodes-v1.ubj)")
+
+
+class UsageError(Exception):
+    """A mistake in the command line itself; reported and exit status 2, nothing extracted."""
+
+
+class Unreadable(Exception):
+    """One input could not be turned into bytes; ``str(exc)`` is the reason printed."""
+
+    def __init__(self, message: str, kind: str):
+        super().__init__(message)
+        self.kind = kind
+        """Short name for the summary line (``unreadable``, ``bad_gzip``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """One input: what the user called it, where to read it, and the URL the page gets."""
+
+    label: str
+    path: Path | None
+    """None for standard input."""
+    url: str | None
+
+
+def expand(patterns: list[str]) -> list[str]:
+    """Each PATH as given, or its glob matches (sorted); an existing file wins over a pattern,
+    so a file really named ``[1].html`` is still found. No PATH means standard input."""
+    if not patterns:
+        return [STDIN]
+    out: list[str] = []
+    unmatched: list[str] = []
+    for pattern in patterns:
+        if pattern == STDIN or os.path.lexists(pattern) or not glob.has_magic(pattern):
+            out.append(pattern)
+            continue
+        matches = sorted(glob.glob(pattern, recursive=True))
+        if not matches:
+            unmatched.append(pattern)
+        out.extend(matches)
+    if unmatched:
+        raise UsageError("; ".join(f"no files match {p!r}" for p in unmatched))
+    return out
+
+
+def sources(paths: list[str], url: str | None) -> list[Source]:
+    """Attach a URL to each input: ``--url`` for a single one, else the file's URI."""
+    if url is not None and len(paths) > 1:
+        raise UsageError(f"--url names one page, but {len(paths)} inputs were given")
+    out = []
+    for p in paths:
+        if p == STDIN:
+            out.append(Source(STDIN_LABEL, None, url))
+        else:
+            path = Path(p)
+            out.append(Source(p, path, url if url is not None else path.resolve().as_uri()))
+    return out
+
+
+def read_body(source: Source, limit: int, stdin: BinaryIO | None = None) -> bytes:
+    """The page's bytes, gunzipped when the name ends in ``.gz``; at most ``limit`` bytes, so
+    the extractor sees that the page is too large without it ever being held whole."""
+    if source.path is None:
+        stream = stdin if stdin is not None else getattr(sys.stdin, "buffer", None)
+        if stream is None:
+            raise Unreadable("standard input is closed", "unreadable")
+        try:
+            return stream.read(limit)
+        except OSError as exc:
+            raise Unreadable(exc.strerror or str(exc), "unreadable") from None
+    try:
+        f = source.path.open("rb")
+    except OSError as exc:
+        raise Unreadable(exc.strerror or str(exc), "unreadable") from None
+    with f:
+        if source.path.suffix.lower() == ".gz":
+            try:
+                with gzip.GzipFile(fileobj=f) as gz:
+                    return gz.read(limit)
+            except (OSError, EOFError, zlib.error) as exc:
+                raise Unreadable(f"bad gzip ({exc})", "bad_gzip") from None
+        try:
+            return f.read(limit)
+        except OSError as exc:
+            raise Unreadable(exc.strerror or str(exc), "unreadable") from None
+
+
+def to_record(art: Article, url: str | None, model_version: str, crawled_at: str) -> dict[str, Any]:
+    """The crawl feed's item for this article, as a JSON-ready dict."""
+    from newscrawl.pipelines import article_item
+
+    item = article_item(art, url or "", crawled_at=crawled_at, model_version=model_version)
+    record = asdict(item)
+    if url is None:
+        # No address known (standard input without --url): say so rather than invent one.
+        record.update(url=None, canonical_url=art.canonical_url)
+    return record
+
+
+def write_text(out: TextIO, art: Article, header: str | None, first: bool) -> None:
+    """Title, blank line, text; the header (several inputs) tells where each one starts,
+    the way head(1) does, so the output stays readable and splittable."""
+    if header is not None:
+        out.write(("" if first else "\n") + f"==> {header} <==\n")
+    if art.title:
+        out.write(f"{art.title}\n\n")
+    out.write(art.text.rstrip("\n") + "\n")
+
+
+def summary(total: int, extracted: int, dropped: Counter[str]) -> str:
+    """``3 pages: 2 extracted, 1 dropped (binary)``; a reason seen more than once gets its
+    count (``2 empty``)."""
+    line = f"{total} pages: {extracted} extracted"
+    if dropped:
+        reasons = ", ".join(r if n == 1 else f"{n} {r}" for r, n in sorted(dropped.items()))
+        line += f", {sum(dropped.values())} dropped ({reasons})"
+    return line
+
+
+def prepare_stdout(out: TextIO, fmt: str) -> None:
+    """JSONL is UTF-8 whatever the locale says; text goes out in the locale's encoding, with
+    characters it cannot show escaped rather than a crash halfway through a batch."""
+    if not isinstance(out, io.TextIOWrapper):
+        return
+    if out.encoding.lower().replace("-", "").replace("_", "") == "utf8":
+        return
+    if fmt == "json":
+        out.reconfigure(encoding="utf-8")
+    else:
+        out.reconfigure(errors="backslashreplace")
+
+
+def run(args: argparse.Namespace) -> int:
+    def err(message: str) -> None:
+        print(f"{PROG}: {message}", file=sys.stderr)
+
+    try:
+        inputs = sources(expand(args.paths), args.url)
+    except UsageError as exc:
+        err(str(exc))
+        return 2
+
+    from newscrawl.extraction import Extractor
+
+    try:
+        extractor = Extractor(args.model)
+    except Exception as exc:  # missing file, other features, not a model at all
+        err(f"cannot load the model: {exc}")
+        return 2
+
+    out = sys.stdout
+    prepare_stdout(out, args.format)
+    several = len(inputs) > 1
+    limit = extractor.options.max_bytes + 1
+    crawled_at = datetime.now(UTC).isoformat(timespec="seconds")
+    extracted = 0
+    dropped: Counter[str] = Counter()
+    try:
+        for source in inputs:
+            try:
+                body = read_body(source, limit)
+            except Unreadable as exc:
+                err(f"{source.label}: {exc}")
+                dropped[exc.kind] += 1
+                continue
+            try:
+                art = extractor.extract(body, source.url)
+            except Exception as exc:  # a library bug must cost one page, not the run
+                err(f"{source.label}: extraction failed: {type(exc).__name__}: {exc}")
+                dropped["extraction_error"] += 1
+                continue
+            if not art.ok:
+                reason = art.reason or "no_text"
+                err(f"{source.label}: no text ({reason})")
+                dropped[reason] += 1
+                continue
+            first = not extracted
+            extracted += 1
+            if args.format == "json":
+                record = to_record(art, source.url, extractor.model_version, crawled_at)
+                out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            else:
+                write_text(out, art, source.label if several else None, first=first)
+            out.flush()
+    except BrokenPipeError:
+        # The reader went away (`| head`): stop quietly, and keep Python from complaining
+        # again when it flushes stdout at exit.
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
+        return 0
+    if several:
+        err(summary(len(inputs), extracted, dropped))
+    return 0 if extracted else 1

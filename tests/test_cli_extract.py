@@ -1,0 +1,212 @@
+"""``newscrawl extract``: files, globs, .gz and stdin in; text or JSONL out; bad input costs
+one stderr line, never the run.
+
+Run both as a user runs it (``python -m newscrawl extract`` in a subprocess, which also checks
+the real stdin/stdout plumbing) and in-process through ``newscrawl.cli.main`` for the cases
+that only need the output. A stub model that keeps every text node stands in for the shipped
+one, so the assertions are about the command, not about what a trained model keeps.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from modelutil import keep_all_model
+
+from newscrawl.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+SCHEMA = json.loads((REPO / "newscrawl" / "article.schema.json").read_text("utf-8"))
+
+EN_TITLE = "Harbour wall to open two years late"
+EN = ("The harbour authority said on Tuesday that the new breakwater would be finished by "
+      "spring, two years later than first planned, after storms damaged the wall twice.")
+ZH_TITLE = "统计局发布前三季度经济数据"
+ZH = ("北京时间昨天晚上，国家统计局发布了最新的经济数据。数据显示，今年前三个季度全国居民"
+      "人均可支配收入比上年同期名义增长百分之六点三，扣除价格因素实际增长百分之五点九。")
+PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8
+
+
+def page(title: str, text: str) -> str:
+    return (f"<!DOCTYPE html>\n<html><head><title>{title}</title></head>\n"
+            f"<body><article><p>{text}</p></article></body></html>\n")
+
+
+EN_PAGE = page(EN_TITLE, EN).encode("utf-8")
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return keep_all_model(tmp_path_factory.mktemp("model") / "keep-all.ubj")
+
+
+def newscrawl(model: Path, *args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[str]:
+    """The real command, as a user types it, from the repository."""
+    result = subprocess.run(
+        [sys.executable, "-m", "newscrawl", "extract", "--model", str(model), *args],
+        cwd=REPO, input=stdin, capture_output=True, timeout=120, check=False)
+    return subprocess.CompletedProcess(result.args, result.returncode,
+                                       result.stdout.decode("utf-8"),
+                                       result.stderr.decode("utf-8"))
+
+
+def in_process(model: Path, capsys: pytest.CaptureFixture[str], *args: str
+               ) -> tuple[int, str, str]:
+    code = main(["extract", "--model", str(model), *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def write(path: Path, data: bytes) -> str:
+    path.write_bytes(data)
+    return str(path)
+
+
+# --------------------------------------------------------------------------- subprocess
+
+def test_plain_file_prints_title_blank_line_then_text(model: Path, tmp_path: Path) -> None:
+    result = newscrawl(model, write(tmp_path / "a.html", EN_PAGE))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"{EN_TITLE}\n\n{EN}\n"
+    assert result.stderr == ""
+
+
+def test_quoted_glob_expands_sorted_with_head_style_headers(model: Path, tmp_path: Path) -> None:
+    b = write(tmp_path / "b.html", page("Second", EN).encode())
+    a = write(tmp_path / "a.html", page("First", EN).encode())
+    result = newscrawl(model, str(tmp_path / "*.html"))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == (f"==> {a} <==\nFirst\n\n{EN}\n\n"
+                             f"==> {b} <==\nSecond\n\n{EN}\n")
+    assert result.stderr.strip() == "newscrawl extract: 2 pages: 2 extracted"
+
+
+@pytest.mark.parametrize("args", [(), ("-",)], ids=["no-path", "dash"])
+def test_stdin(model: Path, args: tuple[str, ...]) -> None:
+    result = newscrawl(model, "--format", "json", *args, stdin=EN_PAGE)
+    assert result.returncode == 0, result.stderr
+    record = json.loads(result.stdout)
+    assert (record["url"], record["title"], record["text"]) == (None, EN_TITLE, EN)
+
+
+def test_bad_inputs_are_reported_and_the_run_goes_on(model: Path, tmp_path: Path) -> None:
+    binary = write(tmp_path / "logo.html", PNG)
+    missing = str(tmp_path / "missing.html")
+    good = write(tmp_path / "good.html", EN_PAGE)
+    result = newscrawl(model, binary, missing, good)
+    assert result.returncode == 0
+    assert result.stdout.endswith(f"{EN_TITLE}\n\n{EN}\n")
+    assert result.stderr.splitlines() == [
+        f"newscrawl extract: {binary}: no text (binary)",
+        f"newscrawl extract: {missing}: No such file or directory",
+        "newscrawl extract: 3 pages: 1 extracted, 2 dropped (binary, unreadable)",
+    ]
+
+
+def test_nothing_extracted_exits_1(model: Path, tmp_path: Path) -> None:
+    result = newscrawl(model, write(tmp_path / "logo.png", PNG), str(tmp_path / "missing.html"),
+                       write(tmp_path / "empty.html", b""))
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr.splitlines()[-1] == (
+        "newscrawl extract: 3 pages: 0 extracted, 3 dropped (binary, empty, unreadable)")
+
+
+# --------------------------------------------------------------------------- in process
+
+def test_gz_file_is_gunzipped(model: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                              ) -> None:
+    path = write(tmp_path / "a.html.gz", gzip.compress(EN_PAGE))
+    code, out, err = in_process(model, capsys, path)
+    assert (code, out, err) == (0, f"{EN_TITLE}\n\n{EN}\n", "")
+
+
+def test_bad_gzip_is_reported(model: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                              ) -> None:
+    truncated = write(tmp_path / "cut.html.gz", gzip.compress(EN_PAGE)[:40])
+    not_gzip = write(tmp_path / "plain.html.gz", EN_PAGE)
+    code, out, err = in_process(model, capsys, truncated, not_gzip)
+    assert (code, out) == (1, "")
+    lines = err.splitlines()
+    assert lines[0].startswith(f"newscrawl extract: {truncated}: bad gzip (")
+    assert lines[1].startswith(f"newscrawl extract: {not_gzip}: bad gzip (")
+    assert lines[2] == "newscrawl extract: 2 pages: 0 extracted, 2 dropped (2 bad_gzip)"
+
+
+def test_json_lines_have_the_crawl_feed_fields(model: Path, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    write(tmp_path / "a.html", EN_PAGE)
+    write(tmp_path / "b.html", page("Other", EN + " Again.").encode())
+    code, out, err = in_process(model, capsys, "--format", "json", str(tmp_path / "*.html"))
+    assert code == 0, err
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["title"] for r in records] == [EN_TITLE, "Other"]
+    assert records[0]["text"] == EN
+    assert records[0]["url"] == (tmp_path / "a.html").resolve().as_uri()
+    for record in records:
+        # Exactly the schema's fields: none missing, nothing extra (it forbids extras).
+        assert set(record) == set(SCHEMA["properties"])
+        assert record["model_version"] == "keep-all-stub"
+        assert record["words"] > 0 and len(record["content_hash"]) == 40
+
+
+def test_url_option_shows_up_in_json(model: Path, tmp_path: Path,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    url = "https://news.example/2024/05/07/harbour-wall?utm_source=x"
+    code, out, _ = in_process(model, capsys, "--format", "json", "--url", url,
+                              write(tmp_path / "a.html", EN_PAGE))
+    record = json.loads(out)
+    assert code == 0
+    assert record["url"] == url
+    assert record["canonical_url"] == "https://news.example/2024/05/07/harbour-wall"
+
+
+def test_gbk_without_charset_decodes(model: Path, tmp_path: Path,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path / "zh.html", page(ZH_TITLE, ZH).encode("gbk"))
+    code, out, err = in_process(model, capsys, "--format", "json", path)
+    assert code == 0, err
+    assert ZH_TITLE in out  # written as is, not \u-escaped
+    record = json.loads(out)
+    assert record["title"] == ZH_TITLE
+    assert ZH in record["text"]
+    code, out, _ = in_process(model, capsys, path)
+    assert out == f"{ZH_TITLE}\n\n{ZH}\n"
+
+
+def test_stdin_in_process(model: Path, capsys: pytest.CaptureFixture[str],
+                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(EN_PAGE)))
+    code, out, _ = in_process(model, capsys, "--url", "https://news.example/a/story", "-")
+    assert (code, out) == (0, f"{EN_TITLE}\n\n{EN}\n")
+
+
+def test_unmatched_glob_is_a_usage_error(model: Path, tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    write(tmp_path / "a.html", EN_PAGE)
+    pattern = str(tmp_path / "*.htm")
+    code, out, err = in_process(model, capsys, str(tmp_path / "a.html"), pattern)
+    assert (code, out) == (2, "")
+    assert err == f"newscrawl extract: no files match {pattern!r}\n"
+
+
+def test_url_with_several_inputs_is_a_usage_error(model: Path, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    a = write(tmp_path / "a.html", EN_PAGE)
+    code, out, err = in_process(model, capsys, "--url", "https://news.example/x", a, a)
+    assert (code, out) == (2, "")
+    assert "--url" in err
+
+
+def test_model_that_does_not_load_is_a_usage_error(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = in_process(tmp_path / "no-model.ubj", capsys,
+                                write(tmp_path / "a.html", EN_PAGE))
+    assert (code, out) == (2, "")
+    assert err.startswith("newscrawl extract: cannot load the model: ")
