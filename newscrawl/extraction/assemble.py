@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .features import NodeTable
+from .features import NodeTable, collapse_spaces
 
 
 def smooth(table: NodeTable, proba: np.ndarray) -> np.ndarray:
     """Blend each node's probability with its container's, char-weighted.
 
+    The cheap alternative to the context stage, kept so ``evaluate`` can show what each adds.
     A container (the nearest div/section/list around a node) is mostly all content or all
     boilerplate; a lone short node that disagrees with the rest of its container is more often
     a classifier slip than a real exception.
@@ -26,7 +27,7 @@ def assemble(table: NodeTable, keep: np.ndarray) -> str:
     """Join kept nodes, one paragraph each, separated by a blank line."""
     paragraphs = []
     for i in np.flatnonzero(keep):
-        lines = (" ".join(line.split()) for line in table.texts[i].split("\n"))
+        lines = (collapse_spaces(line) for line in table.texts[i].split("\n"))
         text = "\n".join(line for line in lines if line)
         if text:
             paragraphs.append(text)

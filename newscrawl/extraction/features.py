@@ -2,7 +2,7 @@
 
 The walk records, per element, its tag, parent, depth and subtree end (pre-order), and per
 text node its string and owning element. Everything else is vectorised: character classes
-come from one codepoint lookup over all node text at once, subtree sums from prefix sums over
+come from a codepoint lookup over node text in large batches, subtree sums from prefix sums over
 the pre-order (a subtree is a contiguous range), and neighbour features from shifted arrays.
 
 Nothing assumes spaces between words: lengths are counted in characters by Unicode class,
@@ -21,7 +21,7 @@ from lxml import etree
 
 from .metadata import Metadata
 
-FEATURE_VERSION = 1
+FEATURE_VERSION = 2
 
 # Tags that survive cleaning, each with its own code; anything else is "other" (0).
 TAGS = (
@@ -138,7 +138,8 @@ def _names() -> tuple[str, ...]:
                   for f in ("chars", "link_density", "punct_ratio", "same_cont"))
     groups = tuple(f"anc_{g}" for g in GROUPS)
     page = ("in_best_block", "best_block_share", "page_chars", "page_nodes", "page_is_article",
-            "page_has_body", "in_article_body", "in_description", "matches_title")
+            "page_has_body", "in_article_body", "in_description", "matches_title",
+            "after_title", "title_offset", "duplicates", "chars_rel_max", "cont_rel_max")
     return text + struct + dens + neigh + groups + page
 
 
@@ -253,8 +254,75 @@ def _walk(root: etree._Element, links: dict):
     return tag_code, parent, depth, end, anc, texts, owner, tails, cont, link_at
 
 
+_CHUNK_CHARS = 1 << 20
+
+
+def _classes(text: str) -> np.ndarray:
+    cps = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    cls = _CLASS_OF[np.minimum(cps, 0xFFFF)]
+    cls[cps > 0xFFFF] = C_LETTER
+    return cls
+
+
+def _char_counts(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Per node, codepoints in each character class, and its last non-space codepoint.
+
+    Node text is classified in batches of about a million codepoints, so a 20 MB page costs
+    a few MB of scratch arrays rather than several int64 copies of the whole text.
+    """
+    n = len(texts)
+    counts = np.empty((n, N_CLASSES), dtype=np.float64)
+    start = 0
+    while start < n:
+        stop, size = start, 0
+        while stop < n and (size == 0 or size + len(texts[stop]) <= _CHUNK_CHARS):
+            size += len(texts[stop])
+            stop += 1
+        if stop - start == 1:
+            text = texts[start]
+            counts[start] = sum(
+                (np.bincount(_classes(text[k: k + _CHUNK_CHARS]), minlength=N_CLASSES)
+                 for k in range(0, len(text), _CHUNK_CHARS)),
+                start=np.zeros(N_CLASSES),
+            )
+        else:
+            cls = _classes("".join(texts[start:stop]))
+            lengths = np.fromiter(map(len, texts[start:stop]), dtype=np.int32,
+                                  count=stop - start)
+            key = np.repeat(np.arange(stop - start, dtype=np.int32) * N_CLASSES, lengths)
+            key += cls
+            counts[start:stop] = np.bincount(
+                key, minlength=(stop - start) * N_CLASSES).reshape(-1, N_CLASSES)
+        start = stop
+    last_cp = np.fromiter((ord(t.rstrip()[-1]) for t in texts), dtype=np.int64, count=n)
+    return counts, last_cp
+
+
+def collapse_spaces(text: str) -> str:
+    """Runs of whitespace to one space, ends stripped.
+
+    A multi-megabyte node goes through in 64K slices: splitting it whole would build a list of
+    millions of words (as would ``re.sub``), hundreds of MB for a page we accept.
+    """
+    if len(text) <= 65536:
+        return " ".join(text.split())
+    parts: list[str] = []
+    gap = False
+    for k in range(0, len(text), 65536):
+        piece = text[k: k + 65536]
+        core = " ".join(piece.split())
+        if core:
+            if parts and (gap or piece[0].isspace()):
+                parts.append(" ")
+            parts.append(core)
+            gap = piece[-1].isspace()
+        else:
+            gap = True
+    return "".join(parts)
+
+
 def _norm(text: str) -> str:
-    return " ".join(text.split()).lower()
+    return collapse_spaces(text).lower()
 
 
 def node_features(root: etree._Element, links: dict, meta: Metadata | None = None) -> NodeTable:
@@ -279,23 +347,14 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     idx_el = np.arange(n_el)
     owner_a = np.asarray(owner, dtype=np.int64)
 
-    # Character classes of all node text at once.
-    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=n)
-    cps = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    cls = np.where(cps < 0x10000, _CLASS_OF[np.minimum(cps, 0xFFFF)], C_LETTER)
-    node_of_cp = np.repeat(np.arange(n), lengths)
-    counts = np.bincount(node_of_cp * N_CLASSES + cls, minlength=n * N_CLASSES)
-    counts = counts.reshape(n, N_CLASSES).astype(np.float64)
+    counts, last_cp = _char_counts(texts)
+    lengths = counts.sum(axis=1)
     length = lengths.astype(np.float64)
     chars = length - counts[:, C_SPACE]
     safe = np.maximum(chars, 1.0)
     letters = counts[:, C_LOWER] + counts[:, C_UPPER] + counts[:, C_LETTER]
     punct = counts[:, C_STOP] + counts[:, C_PUNCT]
-    starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
-    nonspace_pos = np.where(cls != C_SPACE, np.arange(len(cls)), -1)
-    last = np.maximum.reduceat(nonspace_pos, starts)
-    last_cls = cls[np.maximum(last, 0)]
-    last_cp = cps[np.maximum(last, 0)]
+    last_cls = _CLASS_OF[np.minimum(last_cp, 0xFFFF)]
 
     col = _COL
     X[:, col["chars"]] = np.log1p(chars)
@@ -421,22 +480,39 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     desc_text = _norm(meta.description) if meta.description else ""
     title = _norm(meta.title) if meta.title else ""
     X[:, col["page_has_body"]] = bool(body)
+    normed = [_norm(t) for t in texts]
+    seen: dict[str, int] = {}
+    for t in normed:
+        seen[t] = seen.get(t, 0) + 1
+    X[:, col["duplicates"]] = np.log([seen[t] for t in normed])
+    in_title = np.zeros(n, dtype=bool)
     if body or desc_text or title:
         in_body = np.zeros(n, dtype=np.float32)
         in_desc = np.zeros(n, dtype=np.float32)
-        in_title = np.zeros(n, dtype=np.float32)
-        for j, t in enumerate(texts):
+        for j, t in enumerate(normed):
             if chars[j] < 8:
                 continue
-            t = _norm(t)
             if body and t in body:
                 in_body[j] = 1.0
             if desc_text and (t in desc_text or desc_text in t):
                 in_desc[j] = 1.0
             if title and (t in title or title in t):
-                in_title[j] = 1.0
+                in_title[j] = True
         X[:, col["in_article_body"]] = in_body
         X[:, col["in_description"]] = in_desc
         X[:, col["matches_title"]] = in_title
+    # The headline: the first heading matching the title, else the first h1.
+    heading = X[:, col["is_heading"]] > 0
+    anchor = np.flatnonzero(in_title & heading)
+    if not len(anchor):
+        anchor = np.flatnonzero(tag_code_a[o] == _TAG_CODE["h1"])
+    if len(anchor):
+        X[:, col["after_title"]] = np.arange(n) > anchor[0]
+        X[:, col["title_offset"]] = (np.arange(n) - anchor[0]) / n
+    else:
+        X[:, col["after_title"]] = -1.0
+    X[:, col["chars_rel_max"]] = chars / max(chars.max(), 1.0)
+    cont_chars = sub_chars[co]
+    X[:, col["cont_rel_max"]] = cont_chars / max(cont_chars.max(), 1.0)
 
     return NodeTable(texts, X, owner_a, tag_code_a[o], co)
