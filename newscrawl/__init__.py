@@ -1,4 +1,4 @@
-"""newscrawl: turn news sites into clean text corpora (a Scrapy project over an extraction library)."""
+"""newscrawl: turn news sites into clean text corpora (a Scrapy project over a library)."""
 
 from .extraction import Article, Extractor, extract
 

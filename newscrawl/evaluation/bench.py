@@ -123,11 +123,8 @@ def _maxrss_mb() -> float:
 
 
 def _trees(extractor: Any) -> int | None:
-    booster = getattr(getattr(extractor, "model", None), "booster", None)
-    try:
-        return int(booster.num_boosted_rounds()) if booster is not None else None
-    except Exception:  # an unexpected model type: the figure is optional
-        return None
+    """Trees evaluated per node over both stages, or None for a model without a count."""
+    return getattr(getattr(extractor, "model", None), "trees", None)
 
 
 def _timing_worker(args: argparse.Namespace) -> dict[str, Any]:

@@ -13,7 +13,9 @@ __all__ = ["Article", "Extractor", "ExtractorOptions", "extract"]
 _default: Extractor | None = None
 
 
-def extract(html: bytes | str, url: str | None = None, *, content_type: str | None = None) -> Article:
+def extract(
+    html: bytes | str, url: str | None = None, *, content_type: str | None = None
+) -> Article:
     """Extract with the shipped model (loaded once, on first use)."""
     global _default
     if _default is None:

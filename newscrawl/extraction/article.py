@@ -35,7 +35,8 @@ class Article:
     nodes_total: int = 0
     nodes_kept: int = 0
     timings_ms: dict[str, float] = field(default_factory=dict)
-    """Milliseconds per stage (decode, parse, metadata, clean, features, predict, assemble)."""
+    """Milliseconds per stage (decode, parse, metadata, clean, features, predict, assemble,
+    language)."""
 
     @property
     def ok(self) -> bool:

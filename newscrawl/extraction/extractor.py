@@ -6,13 +6,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from .article import Article
-from .assemble import assemble, smooth
+from .assemble import assemble
 from .clean import clean
 from .decode import NotText, decode
 from .features import NodeTable, node_features
+from .language import detect_language
 from .metadata import Metadata, extract_metadata
 from .model import NodeModel
 from .parse import parse
@@ -83,7 +82,9 @@ class Extractor:
     def __init__(self, model: str | Path | NodeModel | None = None,
                  options: ExtractorOptions | None = None):
         self.options = options or ExtractorOptions()
-        self.model = model if isinstance(model, NodeModel) else NodeModel.load(model or DEFAULT_MODEL)
+        if not isinstance(model, NodeModel):
+            model = NodeModel.load(model or DEFAULT_MODEL)
+        self.model = model
         self.model_version = self.model.name
         self.threshold = (self.options.threshold if self.options.threshold is not None
                           else self.model.threshold)
@@ -93,29 +94,28 @@ class Extractor:
         """Extract the article of one page; an unusable page gives an Article with a reason."""
         page = page_nodes(body, url, content_type=content_type, max_bytes=self.options.max_bytes)
         table, meta = page.table, page.meta
-        text, kept = "", 0
+        text, kept, language = "", 0, meta.language
         timings = page.timings_ms
         if table is not None and len(table):
             t0 = time.perf_counter()
-            proba = self.model.predict(table.X)
+            proba = self.model.predict(table)
             t1 = time.perf_counter()
-            keep = self.decide(table, proba)
+            keep = proba > self.threshold
             text = assemble(table, keep)
             kept = int(keep.sum())
             t2 = time.perf_counter()
+            language = detect_language(text, meta.language)
+            t3 = time.perf_counter()
             timings["predict"] = (t1 - t0) * 1e3
             timings["assemble"] = (t2 - t1) * 1e3
+            timings["language"] = (t3 - t2) * 1e3
         reason = page.reason or (None if text else "no_content")
         return Article(
             url=url, text=text, title=meta.title, authors=meta.authors,
-            published=meta.published, modified=meta.modified, language=meta.language,
+            published=meta.published, modified=meta.modified, language=language,
             description=meta.description, site_name=meta.site_name, image=meta.image,
             tags=meta.tags, section=meta.section, canonical_url=meta.canonical_url,
             page_type=meta.page_type, encoding=page.encoding, reason=reason,
             nodes_total=len(table) if table is not None else 0, nodes_kept=kept,
             timings_ms=timings,
         )
-
-    def decide(self, table: NodeTable, proba: np.ndarray) -> np.ndarray:
-        """Which nodes to keep: smoothed probabilities over the threshold."""
-        return smooth(table, proba) > self.threshold

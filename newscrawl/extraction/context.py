@@ -1,0 +1,77 @@
+"""Second-stage features: each node seen through its neighbours' first-stage probabilities.
+
+The first stage judges a node mostly by itself and its ancestors; content, though, comes in
+runs. Feeding the second stage what the first stage thought of the nodes around it (in reading
+order, in the same container, under the same parent) lets a short line inside the article be
+kept and a lone paragraph-like blurb inside a teaser list be dropped.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .features import FEATURE_NAMES, NodeTable
+
+_CARRIED = ("chars", "punct_ratio", "own_link_density", "is_heading", "tag", "rank",
+            "in_best_block", "cont_link_density", "cont_text_share", "page_is_article")
+_CARRIED_COLS = [FEATURE_NAMES.index(n) for n in _CARRIED]
+_OFFSETS = (1, 2, 3, 5)
+
+CONTEXT_NAMES: tuple[str, ...] = (
+    ("p",)
+    + tuple(f"p_prev{k}" for k in _OFFSETS) + tuple(f"p_next{k}" for k in _OFFSETS)
+    + ("p_window5", "p_window11", "p_cont_mean", "p_cont_max", "p_cont_min", "p_cont_n",
+       "p_owner_mean", "p_page_max", "p_page_mean", "page_kept_share", "dist_to_kept",
+       "p_rank_in_page", "kept_before_share", "kept_after_share")
+    + tuple(f"c_{n}" for n in _CARRIED)
+)
+
+
+def _group_stats(keys: np.ndarray, values: np.ndarray, weights: np.ndarray):
+    _, inv, counts = np.unique(keys, return_inverse=True, return_counts=True)
+    mean = np.bincount(inv, weights=values * weights) / np.bincount(inv, weights=weights)
+    mx = np.full(inv.max() + 1, -np.inf)
+    np.maximum.at(mx, inv, values)
+    mn = np.full(inv.max() + 1, np.inf)
+    np.minimum.at(mn, inv, values)
+    return mean[inv], mx[inv], mn[inv], counts[inv]
+
+
+def context_features(table: NodeTable, proba: np.ndarray) -> np.ndarray:
+    """float32 rows in ``CONTEXT_NAMES`` order, from a page's table and stage-1 output."""
+    n = len(proba)
+    X = np.zeros((n, len(CONTEXT_NAMES)), dtype=np.float32)
+    if n == 0:
+        return X
+    p = proba.astype(np.float64)
+    weight = np.expm1(table.X[:, 0].astype(np.float64)) + 1.0  # column 0 is log1p(chars)
+    cols = [p]
+    padded = np.concatenate((np.full(5, -1.0), p, np.full(5, -1.0)))
+    cols += [padded[5 - k: 5 - k + n] for k in _OFFSETS]
+    cols += [padded[5 + k: 5 + k + n] for k in _OFFSETS]
+    csum = np.concatenate(([0.0], np.cumsum(p)))
+    idx = np.arange(n)
+    for half in (2, 5):
+        lo, hi = np.maximum(idx - half, 0), np.minimum(idx + half + 1, n)
+        cols.append((csum[hi] - csum[lo]) / (hi - lo))
+    c_mean, c_max, c_min, c_n = _group_stats(table.container, p, weight)
+    o_mean, _, _, _ = _group_stats(table.owner, p, weight)
+    kept = p > 0.5
+    kept_idx = np.flatnonzero(kept)
+    if len(kept_idx):
+        pos = np.searchsorted(kept_idx, idx)
+        left = kept_idx[np.maximum(pos - 1, 0)]
+        right = kept_idx[np.minimum(pos, len(kept_idx) - 1)]
+        dist = np.minimum(np.abs(idx - left), np.abs(right - idx)) / n
+    else:
+        dist = np.ones(n)
+    kept_chars = np.cumsum(weight * kept)
+    total_kept = max(kept_chars[-1], 1.0)
+    order = np.argsort(np.argsort(-p, kind="stable"), kind="stable")
+    cols += [c_mean, c_max, c_min, np.log1p(c_n), o_mean,
+             np.full(n, p.max()), np.full(n, np.average(p, weights=weight)),
+             np.full(n, (weight * kept).sum() / weight.sum()), dist, order / n,
+             (kept_chars - weight * kept) / total_kept, (total_kept - kept_chars) / total_kept]
+    X[:, : len(cols)] = np.column_stack(cols)
+    X[:, len(cols):] = table.X[:, _CARRIED_COLS]
+    return X
