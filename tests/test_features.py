@@ -1,0 +1,109 @@
+"""Node features on pages written here: language-agnostic counts, structure, ancestors, links."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from newscrawl.extraction import features as F
+from newscrawl.extraction.extractor import page_nodes
+from newscrawl.extraction.features import FEATURE_NAMES, collapse_spaces
+
+
+def table_of(body: str):
+    table = page_nodes(body.encode("utf-8"), "http://example.test/a").table
+    assert table is not None
+    return table
+
+
+def row(table, needle: str) -> dict[str, float]:
+    (i,) = [i for i, t in enumerate(table.texts) if needle in t]
+    return dict(zip(FEATURE_NAMES, table.X[i].tolist(), strict=True))
+
+
+def test_feature_names_are_unique_and_match_the_matrix() -> None:
+    assert len(set(FEATURE_NAMES)) == len(FEATURE_NAMES)
+    table = table_of("<html><body><p>One paragraph of text.</p></body></html>")
+    assert table.X.shape == (1, len(FEATURE_NAMES)) and table.X.dtype == np.float32
+
+
+def test_chinese_sentences_are_counted_without_spaces() -> None:
+    zh = "北京今天下雪了。交通受到影响！市民出行请注意安全。"
+    r = row(table_of(f"<html><body><p>{zh}</p></body></html>"), "北京")
+    assert r["stops"] == pytest.approx(np.log1p(3))
+    assert r["chars"] == pytest.approx(np.log1p(len(zh)))
+    assert r["cjk_ratio"] > 0.8 and r["space_ratio"] == 0
+    assert r["ends_with_stop"] == 1
+
+
+def test_spaced_and_unspaced_text_of_same_length_differ_only_in_spacing() -> None:
+    en = row(table_of("<html><body><p>Rain fell. Roads shut. Buses ran late.</p></body></html>"),
+             "Rain")
+    assert en["stops"] == pytest.approx(np.log1p(3))
+    assert en["space_ratio"] > 0 and en["cjk_ratio"] == 0
+    ar = row(table_of("<html><body><p>هل ستمطر غدا؟ نعم.</p></body></html>"), "هل")
+    assert ar["stops"] == pytest.approx(np.log1p(2))  # Arabic question mark ends a sentence
+
+
+def test_inline_tags_unwrap_into_one_node_and_links_are_counted() -> None:
+    table = table_of(
+        "<html><body><p>A <b>bold</b> and <a href='/x'>linked</a> word in one sentence.</p>"
+        "<ul><li><a href='/1'>Home</a> <a href='/2'>World</a> <a href='/3'>Sport</a></li></ul>"
+        "</body></html>")
+    assert any(t == "A bold and linked word in one sentence." for t in table.texts)
+    prose = row(table, "bold")
+    menu = row(table, "Home")
+    assert 0 < prose["own_link_density"] < 0.3
+    assert menu["own_link_density"] > 0.9 and menu["own_link_count"] == pytest.approx(np.log1p(3))
+
+
+def test_ancestor_groups_from_semantic_tags_and_class_words() -> None:
+    table = table_of(
+        "<html><body><nav><ul><li>Menu entry here</li></ul></nav>"
+        "<div class='site-footer__inner'><p>Footer words here</p></div>"
+        "<div id='articleBody'><p>Story words here</p></div></body></html>")
+    menu, foot, story = row(table, "Menu"), row(table, "Footer"), row(table, "Story")
+    assert menu["anc_t_nav"] == 2  # li -> ul -> nav
+    assert foot["anc_footer"] == 1 and story["anc_footer"] == 30
+    assert story["anc_article"] == 1 and story["anc_content"] == 1
+    assert menu["anc_article"] == 30
+
+
+def test_hidden_elements_give_no_nodes() -> None:
+    table = table_of("<html><body><p>Seen text.</p><div style='display: none'><p>Unseen.</p>"
+                     "</div><p hidden>Also unseen.</p><p aria-hidden='true'>No.</p></body></html>")
+    assert table.texts == ["Seen text."]
+
+
+def test_headline_anchor_and_position_features() -> None:
+    table = table_of("<html><head><title>Big storm hits coast</title></head><body>"
+                     "<p>Before the headline</p><h1>Big storm hits coast</h1>"
+                     "<p>After the headline</p></body></html>")
+    assert row(table, "Before")["after_title"] == 0
+    assert row(table, "After")["after_title"] == 1
+    assert row(table, "Big storm")["matches_title"] == 1
+    assert row(table, "After")["rank"] > row(table, "Before")["rank"]
+
+
+def test_char_counts_do_not_depend_on_batching(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(3)
+    alphabet = ["a", "Z", " ", "\u3000", "字", "。", "!", "7", "$", "\U0001F600", "é"]
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 300))) + "x"
+             for _ in range(200)]
+    whole = F._char_counts(texts)
+    monkeypatch.setattr(F, "_CHUNK_CHARS", 97)
+    batched = F._char_counts(texts)
+    np.testing.assert_array_equal(whole[0], batched[0])
+    np.testing.assert_array_equal(whole[1], batched[1])
+    assert whole[0].sum() == sum(len(t) for t in texts)
+
+
+def test_collapse_spaces_matches_split_join_on_huge_text() -> None:
+    rng = random.Random(5)
+    pieces = ["word", " ", "\n\t ", "字", "  ", "\u3000"]
+    for _ in range(5):
+        text = "".join(rng.choice(pieces) for _ in range(60_000))
+        assert len(text) > 65536
+        assert collapse_spaces(text) == " ".join(text.split())

@@ -1,0 +1,112 @@
+"""The shipped model against the code: same feature lists, refused when they differ, and a
+saved model predicts exactly what the trained one did."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import xgboost as xgb
+
+from newscrawl.extraction import Extractor
+from newscrawl.extraction.context import CONTEXT_NAMES
+from newscrawl.extraction.extractor import DEFAULT_MODEL, page_nodes
+from newscrawl.extraction.features import FEATURE_NAMES, FEATURE_VERSION
+from newscrawl.extraction.model import ModelMismatch, NodeModel
+from newscrawl.training.fit import NodeClassifier
+
+PAGE = (b"<html><head><title>Harbour wall finished</title></head><body>"
+        b"<nav><a href='/'>Home</a> <a href='/news'>News</a></nav>"
+        b"<article><h1>Harbour wall finished</h1>"
+        b"<p>The harbour authority said on Tuesday that the new breakwater was finished.</p>"
+        b"<p>Storms had damaged the wall twice, and the work ran two years late.</p></article>"
+        b"<footer>Copyright 2026</footer></body></html>")
+
+
+def _fit(names: tuple[str, ...], rows: int = 200, seed: int = 0) -> NodeClassifier:
+    rng = np.random.default_rng(seed)
+    X = rng.random((rows, len(names)), dtype=np.float32)
+    y = X[:, 0] > 0.5
+    return NodeClassifier(n_estimators=5, max_depth=3, n_jobs=1,
+                          feature_names=names).fit(X, y)
+
+
+def test_shipped_model_stores_the_codes_feature_lists() -> None:
+    """Both stage files carry the exact ordered columns and version this code computes."""
+    stage1 = xgb.Booster(model_file=str(DEFAULT_MODEL))
+    assert tuple(stage1.feature_names) == FEATURE_NAMES
+    assert stage1.attr("newscrawl_feature_version") == str(FEATURE_VERSION)
+    companion = DEFAULT_MODEL.parent / stage1.attr("newscrawl_context_model")
+    stage2 = xgb.Booster(model_file=str(companion))
+    assert tuple(stage2.feature_names) == CONTEXT_NAMES
+    assert stage2.attr("newscrawl_feature_version") == str(FEATURE_VERSION)
+
+
+def test_shipped_model_is_xgboost_format_within_budget() -> None:
+    for path in DEFAULT_MODEL.parent.glob("nodes-v1*.ubj"):
+        assert path.stat().st_size < 20_000_000
+        assert path.read_bytes()[:1] == b"{"  # UBJSON object, not a pickle
+
+
+def test_model_card_sits_beside_the_model() -> None:
+    card = DEFAULT_MODEL.with_suffix(".md").read_text("utf-8")
+    for must in ("newscrawl train", "WCXB", "grouped by domain", "n_estimators"):
+        assert must in card
+
+
+def test_renamed_column_is_a_clear_error(tmp_path: Path) -> None:
+    names = list(FEATURE_NAMES)
+    names[7] = "some_old_feature"
+    clf = _fit(tuple(names))
+    clf.save(str(tmp_path / "m.ubj"))
+    with pytest.raises(ModelMismatch, match=r"column 7 is 'some_old_feature'.*'symbol_ratio'"):
+        NodeModel.load(tmp_path / "m.ubj")
+
+
+def test_missing_column_and_old_version_are_refused(tmp_path: Path) -> None:
+    _fit(FEATURE_NAMES[:-1]).save(str(tmp_path / "short.ubj"))
+    with pytest.raises(ModelMismatch, match="features"):
+        NodeModel.load(tmp_path / "short.ubj")
+    clf = _fit(FEATURE_NAMES)
+    clf.booster_.set_attr(newscrawl_feature_version=str(FEATURE_VERSION - 1))
+    clf.booster_.save_model(str(tmp_path / "old.ubj"))
+    with pytest.raises(ModelMismatch, match="feature version"):
+        NodeModel.load(tmp_path / "old.ubj")
+
+
+def test_bad_companion_is_refused_too(tmp_path: Path) -> None:
+    _fit(FEATURE_NAMES).save(str(tmp_path / "s1.ubj"), newscrawl_context_model="s2.ubj")
+    _fit(FEATURE_NAMES).save(str(tmp_path / "s2.ubj"))  # stage-1 columns in the stage-2 file
+    with pytest.raises(ModelMismatch):
+        NodeModel.load(tmp_path / "s1.ubj")
+    (tmp_path / "s2.ubj").unlink()
+    with pytest.raises(FileNotFoundError, match="s2.ubj"):
+        NodeModel.load(tmp_path / "s1.ubj")
+
+
+def test_extractor_refuses_to_start_without_a_model(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="newscrawl train"):
+        Extractor(tmp_path / "nothing.ubj")
+
+
+def test_saved_two_stage_model_predicts_what_was_trained(tmp_path: Path) -> None:
+    stage1, stage2 = _fit(FEATURE_NAMES, seed=1), _fit(CONTEXT_NAMES, seed=2)
+    stage2.save(str(tmp_path / "m.context.ubj"))
+    stage1.save(str(tmp_path / "m.ubj"), newscrawl_context_model="m.context.ubj")
+    table = page_nodes(PAGE, "http://example.test/a").table
+    model = NodeModel.load(tmp_path / "m.ubj")
+    from newscrawl.extraction.context import context_features
+
+    expected = stage2.predict_proba(context_features(table, stage1.predict_proba(table.X)))
+    np.testing.assert_array_equal(model.predict(table), expected)
+    assert model.trees == 10
+
+
+def test_model_file_is_json_readable_by_xgboost_without_newscrawl(tmp_path: Path) -> None:
+    """A user can inspect the shipped model with XGBoost alone (no pickle, no custom code)."""
+    booster = xgb.Booster(model_file=str(DEFAULT_MODEL))
+    booster.save_model(str(tmp_path / "m.json"))
+    doc = json.loads((tmp_path / "m.json").read_text())
+    assert doc["learner"]["feature_names"] == list(FEATURE_NAMES)
