@@ -409,7 +409,11 @@ def build_site(dest: str | Path, n_articles: int = DEFAULT_ARTICLES, seed: int =
         target.write_bytes(text.encode(encoding, errors="xmlcharrefreplace"))
 
     for i, a in enumerate(articles):
-        others = [articles[(i + k * 7 + 1) % len(articles)] for k in range(9)]
+        stride = [articles[(i + k * 7 + 1) % len(articles)] for k in range(9)]
+        # An edition's "related" box links its own language, as real editions do.
+        same = [o for o in stride if o.lang == a.lang] + [
+            o for o in articles if o.lang == a.lang and o is not a and o not in stride]
+        others = same[:4] + [o for o in stride if o not in same[:4]][:5]
         write(a.path, _article_html(a, rng, others), a.encoding)
         manifest.articles.append({
             "path": a.path, "title": a.title, "lang": a.lang, "text": a.text,
