@@ -215,8 +215,8 @@ def _walk(root: etree._Element, links: dict):
             if el in links:
                 link_at.append((i, *links[el]))
             mask = _TAG_MASK[code]
-            attrs = el.get("class") or el.get("id")
-            if attrs:
+            names = el.keys()  # one call; most elements have no attributes at all
+            if names and ("class" in names or "id" in names):
                 key = f"{el.get('class', '')} {el.get('id', '')}"
                 cmask = mask_cache.get(key)
                 if cmask is None:
@@ -232,9 +232,10 @@ def _walk(root: etree._Element, links: dict):
                 a = tuple(a)
             anc.append(a)
             text = el.text
-            style = el.get("style")
-            if (el.get("hidden") is not None or el.get("aria-hidden") == "true"
-                    or (style and _DISPLAY_NONE.search(style))):
+            if names and (
+                "hidden" in names or el.get("aria-hidden") == "true"
+                or ("style" in names and _DISPLAY_NONE.search(el.get("style")))
+            ):
                 walker.skip_subtree()
             elif text and not text.isspace():
                 texts.append(text)
@@ -463,7 +464,7 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
             X[:, col[f"{side}{k}_punct_ratio"]] = np.where(valid, node_pr[src], -1.0)
             X[:, col[f"{side}{k}_same_cont"]] = valid & (co[src] == co)
 
-    anc_a = np.asarray(anc, dtype=np.int64)[o]
+    anc_a = np.asarray([anc[k] for k in owner], dtype=np.int64)
     dist = np.minimum(depth_a[o][:, None] - anc_a, _NO_ANCESTOR)
     for g_i, g in enumerate(GROUPS):
         X[:, col[f"anc_{g}"]] = dist[:, g_i]
