@@ -4,8 +4,10 @@ Declarations are often template defaults (``lang="en"`` on a German article, ``e
 page of a multilingual CMS), and detection alone cannot give a region or script subtag. So the
 declared tag is kept when detection agrees on the primary subtag or the text is too short to
 judge, and detection wins otherwise. py3langid (a numpy port of langid.py, model inside the
-wheel, no network) classifies 1,000 characters in ~0.6 ms (median, WCXB texts, one core); only
-such a sample from the middle of the text is classified, so long articles cost no more.
+wheel, no network) classifies 500 characters in ~0.3 ms (1,000 in ~0.56 ms; median, one core);
+only such a sample from the middle of the text is classified, so long articles cost no more. On
+the 94 Readability pages with over 1,200 characters, the 500-character sample gives the same
+language as the whole text on 93, as does a 1,000-character one.
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ from functools import lru_cache
 
 _MIN_CHARS = 200
 """Below this, detection is unreliable (names, captions): the declaration stands."""
-_SAMPLE_CHARS = 1000
-"""Enough prose for a confident call; langid's cost grows with length (~0.6 ms here)."""
+_SAMPLE_CHARS = 500
+"""Enough prose for a confident call; langid's cost grows with length (~0.3 ms here)."""
 _MIN_CONFIDENCE = 0.8
 
 # langid's codes for languages whose usual BCP 47 tag differs.
