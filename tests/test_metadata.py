@@ -428,3 +428,52 @@ def test_no_regex_over_raw_html_in_metadata_module():
     """The module works on the tree: no pattern is ever applied to the whole document."""
     source = (Path(__file__).parents[1] / "newscrawl" / "extraction" / "metadata.py").read_text()
     assert not re.search(r"tostring\(", source)
+
+
+# --- titles: site names, sections, heading furniture ------------------------------------------
+
+def test_title_that_mentions_the_site_is_not_cut_as_a_site_name():
+    m = meta(page('<title>Docker Hardened Images: Validated by SRLabs | Docker</title>'),
+             "https://www.docker.com/blog/hardened")
+    assert m.title == "Docker Hardened Images: Validated by SRLabs"
+
+
+def test_title_section_between_headline_and_site_is_dropped():
+    m = meta(page('<meta property="og:site_name" content="Android Developers">'
+                  '<title>Build your first app | Get started | Android Developers</title>'))
+    assert m.title == "Build your first app"
+
+
+def test_title_permalink_pilcrow_and_icon_glyph_dropped_from_h1():
+    m = meta(page('<title>Quickstart — Flask Documentation</title>',
+                  '<main><h1>Quickstart<a class="headerlink" href="#q">¶</a></h1></main>'))
+    assert m.title == "Quickstart"
+    m = meta(page('<title>Playbooks</title>', '<main><h1>Playbooks <i>\uf0c1</i></h1></main>'))
+    assert m.title == "Playbooks"
+
+
+def test_title_h1_with_site_suffix_and_inline_punctuation():
+    m = meta(page('<meta property="og:site_name" content="WRAL">'
+                  '<title>Storm hits coast | WRAL</title>',
+                  '<article><h1>Storm hits <a href="/c">coast</a>, town | WRAL</h1></article>'))
+    assert m.title == "Storm hits coast, town"
+
+
+def test_title_h1_in_page_header_taken_when_it_matches_og_title():
+    head = '<meta property="og:title" content="Hiking Boots: Shop Boots for Hiking | REI Co-op">'
+    m = meta(page(head, '<header><div><h1>Hiking Boots</h1></div></header><div>grid</div>'),
+             "https://www.rei.com/c/hiking-boots")
+    assert m.title == "Hiking Boots"
+    # A blog's name in the banner is in <title> too, but not in og:title: not the headline.
+    head = ('<meta property="og:title" content="Open Verilog flow for GreenPak4">'
+            '<title>Silicon Exposed: Open Verilog flow for GreenPak4</title>')
+    m = meta(page(head, '<header><div><h1 class="title">Silicon Exposed</h1></div></header>'))
+    assert m.title == "Open Verilog flow for GreenPak4"
+
+
+def test_title_h1_kept_when_article_classes_mention_brands():
+    m = meta(page('<title>Ethical Brands | I travel and write about it at length here</title>',
+                  '<article class="post tag-sustainable-brands-clothing">'
+                  '<h1 class="entry-title">Ethical Brands</h1></article>'))
+    assert m.title == "Ethical Brands"
+

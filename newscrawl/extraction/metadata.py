@@ -108,12 +108,22 @@ _LANGUAGE_KEYS = ("content-language", "og:locale", "language", "dc.language", "i
 # Between a headline and the site name in <title> and og:title.
 _TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " :: ", " · ", " • ", " / ", " « ", " » ",
                      " ~ ", ": ", "｜", " – ")
+# Separators a headline does not contain itself, so a third piece between them is a section.
+_SECTION_SEPARATORS = frozenset({" | ", " :: ", " · ", " • ", " / ", " « ", " » ", "｜"})
+# Permalink anchors (Sphinx "¶", "§") and icon-font glyphs (private use area) that themes put
+# at the end of a heading: never part of the headline.
+_CLOSING = frozenset(",.;:!?)]}”’»%")
+_HEADING_GLYPHS = "¶§⋆" + "".join(map(chr, range(0xE000, 0xF900)))
 _NON_ALNUM = re.compile(r"[\W_]+")
 _WORD = re.compile(r"\w+")
+_SITE_EXTRA = 6
+"""Characters a title piece may add to the site's name and still be only its name."""
 _H1_AGREEMENT = 0.3
 """Share of an <h1>'s words found in the declared titles for it to count as the headline."""
 _H1_SOLE_AGREEMENT = 0.1
 """The same when the page has a single <h1>: one shared word is enough."""
+_H1_HEADER_AGREEMENT = 0.8
+"""The same for an <h1> in a page <header> outside any article (a banner, a title bar)."""
 _LANG_TAG = re.compile(r"^[a-zA-Z]{2,3}(?:[-_][a-zA-Z0-9]{2,8})*$")
 
 
@@ -213,24 +223,50 @@ def _site_names(site_name: str | None, url: str | None) -> list[str]:
 
 
 def _is_site(piece: str, sites: list[str]) -> bool:
+    """The piece names the site: it is the site's name, part of it ("Times"), or the name with
+    a word or two around it ("BBC News", "The FreeBSD Forums"). A piece that only *mentions*
+    the site ("Docker Hardened Images", "Corti introduces GIM") is a headline about it."""
     k = _key(piece)
     if not k:
         return True
-    return any(k == s or (len(k) >= 4 and (s in k or k in s)) for s in sites)
+    return any(k == s or (len(k) >= 4 and (k in s or (s in k and (
+        len(s) * 2 >= len(k) or len(k) - len(s) <= _SITE_EXTRA)))) for s in sites)
 
 
 def _strip_site(title: str, sites: list[str]) -> str:
-    """``Headline | Site`` or ``Site - Headline`` to ``Headline`` when a side names the site."""
+    """``Headline | Site`` or ``Site - Headline`` to ``Headline`` when a side names the site.
+
+    ``Headline | Section | Site``: once the site is cut from one end, what remains on the far
+    side of the same separator is a section or category, when the separator is one headlines
+    do not use themselves (a pipe, a slash, a bullet; not a dash or a colon).
+    """
     for sep in _TITLE_SEPARATORS:
         if sep not in title:
             continue
         head, _, tail = title.rpartition(sep)
         if head and _is_site(tail, sites):
+            if sep in _SECTION_SEPARATORS and sep in head:
+                head = head.partition(sep)[0]
             return _strip_site(head.strip(), sites)
         head, _, tail = title.partition(sep)
         if tail and _is_site(head, sites):
+            if sep in _SECTION_SEPARATORS and sep in tail:
+                tail = tail.rpartition(sep)[2]
             return _strip_site(tail.strip(), sites)
     return title
+
+
+def _strip_site_tail(heading: str, sites: list[str]) -> str:
+    """``Headline | Site`` in an <h1> (some themes print the <title> there) to ``Headline``.
+
+    Only a trailing site name and not after a colon: in a heading, "Brand: what it did" is the
+    headline itself."""
+    for sep in _TITLE_SEPARATORS:
+        if sep != ": " and sep in heading:
+            head, _, tail = heading.rpartition(sep)
+            if head.strip() and _is_site(tail, sites):
+                return head.strip()
+    return heading
 
 
 def _words(text: str) -> set[str]:
@@ -244,11 +280,20 @@ def _h1_ok(h1: html.HtmlElement, text: str, sites: list[str]) -> bool:
         return False
     parent = h1.getparent()
     for el in (h1, parent) if parent is not None else (h1,):
-        hint = ((el.get("class") or "") + " " + (el.get("id") or "")).lower()
-        if "logo" in hint or "site-title" in hint or "site-name" in hint or "brand" in hint:
-            return False
+        # Class tokens, not substrings: "tag-sustainable-brands" on an <article> is a tag list.
+        for token in ((el.get("class") or "") + " " + (el.get("id") or "")).lower().split():
+            if ("logo" in token or "site-title" in token or "site-name" in token
+                    or token.startswith("brand") or token.endswith("brand")):
+                return False
     ancestors = {a.tag for a in h1.iterancestors()}
-    return bool(ancestors & {"article", "main"}) or not ancestors & {"header", "nav", "footer"}
+    return bool(ancestors & {"article", "main"}) or not ancestors & {"nav", "footer"}
+
+
+def _in_page_header(h1: html.HtmlElement) -> bool:
+    """Inside a <header> that is not within the article: the site's banner, or a category
+    page's title bar. Taken only when it agrees closely with the declared title."""
+    ancestors = {a.tag for a in h1.iterancestors()}
+    return "header" in ancestors and not ancestors & {"article", "main"}
 
 
 def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
@@ -264,29 +309,51 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
         _clip(c.title, _MAX_TITLE),
     ) if t]
     declared_words = set().union(*(_words(d) for d in declared)) if declared else set()
-    h1s = []
+    h1s: list[str] = []
+    header_h1s: list[str] = []
     for h in c.h1s:
-        text = _clip(_unescape(_texts(h).replace("\n", " ")), _MAX_TITLE)
+        text = _clip(_unescape(_inline_text(h)), _MAX_TITLE)
+        text = text.rstrip(_HEADING_GLYPHS + " ") if text else text
         if text and _h1_ok(h, text, sites):
-            h1s.append(text)
+            text = _strip_site_tail(text, sites)
+            (header_h1s if _in_page_header(h) else h1s).append(text)
     best, best_overlap = None, 0.0
     for text in h1s:
         words = _words(text)
         overlap = len(words & declared_words) / len(words) if words else 0.0
         if overlap > best_overlap:
             best, best_overlap = text, overlap
+    # A banner <h1> (a blog's name) is also in <title> ("Blog Name: Post"), so it is held to
+    # the most specific declared title only (og:title, else the headline, else <title>).
+    first_words = _words(declared[0]) if declared else set()
+    for text in header_h1s if best_overlap < _H1_AGREEMENT else ():
+        words = _words(text)
+        overlap = len(words & first_words) / len(words) if words else 0.0
+        if overlap >= _H1_HEADER_AGREEMENT and overlap > best_overlap:
+            best, best_overlap = text, overlap
     if best is not None and best_overlap >= _H1_AGREEMENT:
         return best
     if len(h1s) == 1 and (not declared or best_overlap >= _H1_SOLE_AGREEMENT):
         return h1s[0]
     for candidate in declared:
-        stripped = _strip_site(candidate, sites)
+        stripped = _strip_site(candidate, sites).rstrip(_HEADING_GLYPHS + " ")
         if stripped:
             return stripped
     return h1s[0] if h1s else None
 
 
 _CONNECTOR_LINE = re.compile(r"\n\s*(,|&|and|und|et|y|e|og|och|en|i|и|和|、)\s*\n", re.I)
+
+
+def _inline_text(el: html.HtmlElement) -> str:
+    """A heading's text as it reads: pieces joined by a space, except before punctuation that
+    closes a phrase ("<a>Metroid</a>, One" is "Metroid, One", not "Metroid , One")."""
+    out = ""
+    for piece in el.itertext():
+        piece = piece.strip()
+        if piece:
+            out += piece if not out or piece[0] in _CLOSING else " " + piece
+    return out
 
 
 def _texts(el: html.HtmlElement) -> str:
