@@ -477,3 +477,24 @@ def test_title_h1_kept_when_article_classes_mention_brands():
                   '<h1 class="entry-title">Ethical Brands</h1></article>'))
     assert m.title == "Ethical Brands"
 
+
+# --- authors: labels, dates without a year, prose ----------------------------------------------
+
+def test_author_label_ending_in_by_names_no_one():
+    assert clean_authors(["Recipe by"]) == ()
+    assert clean_authors(["Insights from"]) == ()
+    m = meta(page("", '<article><h1>Cake</h1><div class="author-box"><span>Article by</span>'
+                      '<span>Cara Dumaplin</span></div></article>'))
+    assert m.authors == ("Cara Dumaplin",)
+
+
+def test_author_date_without_year_is_not_a_name():
+    assert clean_authors(["Mar 6"]) == ()
+    assert clean_authors(["By Jane Doe, 6 June"]) == ("Jane Doe",)
+    assert clean_authors(["By IndustrySelect on Mar 6"]) == ("IndustrySelect",)
+    assert clean_authors(["Maya Marchetti"]) == ("Maya Marchetti",)
+
+
+def test_author_lower_case_prose_is_not_a_handle():
+    assert clean_authors(["never looked back"]) == ()
+    assert clean_authors(["scvalex"]) == ("scvalex",)

@@ -51,8 +51,14 @@ _DATEISH = re.compile(
     r"(?i)(?:\b(?:updated|published|posted|modified|last updated|on|am|le|el|il)\b\s*[:.]?\s*)?"
     r"(?:\b\d{1,4}[./-]\d{1,2}[./-]\d{1,4}\b|\b\d{1,2}\s+\w{3,9}\.?,?\s+\d{4}\b|"
     r"\b\w{3,9}\.?\s+\d{1,2},?\s+\d{4}\b|\b\d{4}\b|\b\d{1,2}:\d{2}\b.*$|\b\d+\s+(?:min|hours?|"
-    r"days?|minutes?)\b.*$)"
+    r"days?|minutes?)\b.*$|"
+    # "Mar 6", "6 March": this year's dates are often printed without the year.
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b|"
+    r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b)"
 )
+# A label that ends in "by" ("Recipe by", "Article by", "Insights from") names no one: the
+# name is on the next line.
+_BY_LABEL = re.compile(r"(?i)(?:^|\s)(?:by|from|von|par|por|door|przez)$")
 _SEPARATORS = re.compile(r"\s*(?:[|•·\n\t]|\s[-–—]\s)\s*")
 _SPLIT = re.compile(
     r"\s*(?:,|;|&|\+|/|\band\b|\bund\b|\bet\b|\by\b|\be\b|\ben\b|\boch\b|\bog\b|\bi\b|\bva\b)\s*",
@@ -107,8 +113,9 @@ def _valid(name: str) -> bool:
     words = name.split()
     if len(words) > _MAX_WORDS:
         return False
-    # A name has at least one capitalised word (or is all one case, e.g. a lower-case handle).
-    return any(w[:1].isupper() for w in words) or name.islower()
+    # A name has at least one capitalised word (or is all one case, e.g. a lower-case handle);
+    # three lower-case words are a phrase of prose ("never looked back"), not a handle.
+    return any(w[:1].isupper() for w in words) or (name.islower() and len(words) <= 2)
 
 
 def _split_cjk(text: str) -> list[str]:
@@ -139,7 +146,7 @@ def _names(raw: str) -> list[str]:
         for part in parts:
             part = _BY.sub("", part, count=1)
             part = " ".join(part.split()).strip(_TRIM)
-            if not part or _is_role(part) or _CREDENTIAL.match(part):
+            if not part or _is_role(part) or _CREDENTIAL.match(part) or _BY_LABEL.search(part):
                 continue
             # "Jane Doe Staff Writer": drop trailing role words.
             words = part.split()
