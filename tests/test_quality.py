@@ -22,8 +22,8 @@ DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 # Measured with the shipped model on these exact samples (see models/nodes-v1.md for the CV
 # scores on the whole set); each floor sits about 0.02 under, to absorb harmless changes.
-WCXB_FLOOR = {"all": 0.88, "article": 0.935}  # measured 0.902, 0.956
-ZH_FLOOR = 0.90  # measured 0.920
+WCXB_FLOOR = {"all": 0.87, "article": 0.93}  # measured 0.890, 0.951
+ZH_FLOOR = 0.90  # measured 0.919
 
 
 def _data(name: str) -> Path:
