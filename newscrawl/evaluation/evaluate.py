@@ -57,14 +57,14 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _prf(pred: np.ndarray, y: np.ndarray) -> dict[str, float]:
+def node_prf(pred: np.ndarray, y: np.ndarray) -> dict[str, float]:
     tp = float(np.sum(pred & y))
     p = tp / max(float(pred.sum()), 1.0)
     r = tp / max(float(y.sum()), 1.0)
     return {"precision": p, "recall": r, "f1": 2 * p * r / (p + r) if p + r else 0.0}
 
 
-def _page_summary(f1_by_page: list[tuple[str, float, float, float]]) -> dict:
+def page_summary(f1_by_page: list[tuple[str, float, float, float]]) -> dict:
     """Mean page P/R/F1 overall and per page type (WCXB averages per page)."""
     by_type: dict[str, list[tuple[float, float, float]]] = defaultdict(list)
     for page_type, p, r, f in f1_by_page:
@@ -76,6 +76,15 @@ def _page_summary(f1_by_page: list[tuple[str, float, float, float]]) -> dict:
             "f1": statistics.fmean(v[2] for v in vals), "n": len(vals)}
         for t, vals in sorted(by_type.items(), key=lambda kv: (kv[0] != "all", kv[0]))
     }
+
+
+def dataset_page_scores(ds, keep_of_page: Callable[[int], np.ndarray]
+                        ) -> list[tuple[str, float, float, float]]:
+    """(page type, P, R, F1) of every page of a ``NodeDataset``, keeping the nodes
+    ``keep_of_page(i)`` selects on page ``i``."""
+    return [(lp.page.page_type, *bag_prf(assemble(lp.table, keep_of_page(i)),
+                                         lp.page.text or "", lp.page.script))
+            for i, lp in enumerate(ds.pages)]
 
 
 def _fit_predict(name: str, X_tr, y_tr, w_tr, X_te) -> np.ndarray:
@@ -117,18 +126,15 @@ def cross_validate(data_dir: str, folds: int = 5, limit: int | None = None,
     splits = list(GroupKFold(n_splits=folds).split(np.arange(len(ds.pages)), groups=ds.groups))
     result: dict = {"data": str(data_dir), "data_sha256": ds.data_sha256, "pages": len(ds.pages),
                     "nodes": int(len(y)), "folds": folds, "grouped_by": "domain", "models": {}}
-    ceiling = [(lp.page.page_type, *bag_prf(assemble(lp.table, lp.y > 0.5), lp.page.text or "",
-                                            lp.page.script)) for lp in ds.pages]
-    result["label_ceiling"] = _page_summary(ceiling)
+    result["label_ceiling"] = page_summary(
+        dataset_page_scores(ds, lambda i: ds.pages[i].y > 0.5))
     rows = page_rows(ds)
 
     def record(name: str, proba: np.ndarray, decode: Callable, seconds: float) -> None:
-        pages = [(lp.page.page_type, *bag_prf(assemble(lp.table, decode(lp.table, proba[rows[i]])),
-                                              lp.page.text or "", lp.page.script))
-                 for i, lp in enumerate(ds.pages)]
+        pages = dataset_page_scores(ds, lambda i: decode(ds.pages[i].table, proba[rows[i]]))
         fold_f1 = [statistics.fmean(pages[i][3] for i in test) for _, test in splits]
         result["models"][name] = {
-            "node": _prf(decode_rows(proba, decode), y), "page": _page_summary(pages),
+            "node": node_prf(decode_rows(proba, decode), y), "page": page_summary(pages),
             "fold_page_f1": fold_f1, "seconds": seconds,
         }
         print(f"  {name}: page F1 {result['models'][name]['page']['all']['f1']:.3f}",
@@ -191,7 +197,7 @@ def score_model(data_dir: str, model: str | Path, limit: int | None = None,
                 text = ""
             scores[name].append((page.page_type, *bag_prf(text, page.text, page.script)))
     return {"data": str(data_dir), "model": str(model), "skipped": skipped, "errors": errors,
-            "tools": {name: {"page": _page_summary(s)} for name, s in scores.items()}}
+            "tools": {name: {"page": page_summary(s)} for name, s in scores.items()}}
 
 
 def format_report(result: dict) -> str:

@@ -17,9 +17,7 @@ from pathlib import Path
 import numpy as np
 import xgboost as xgb
 
-from ..evaluation.evaluate import _page_summary, _prf, score_model
-from ..evaluation.scoring import bag_prf
-from ..extraction.assemble import assemble
+from ..evaluation.evaluate import dataset_page_scores, node_prf, page_summary, score_model
 from ..extraction.context import CONTEXT_NAMES
 from ..extraction.features import FEATURE_NAMES, FEATURE_VERSION
 from .dataset import build_dataset
@@ -74,15 +72,12 @@ def run(args: argparse.Namespace) -> int:
     log(f"wrote {out} and {companion}")
 
     rows = page_rows(ds)
-    scores = {}
-    for name, proba in (("two stages (shipped)", oof.stage2), ("stage 1 alone", oof.stage1)):
-        pages = [(lp.page.page_type, *bag_prf(assemble(lp.table, proba[rows[i]] > 0.5),
-                                              lp.page.text or "", lp.page.script))
-                 for i, lp in enumerate(ds.pages)]
-        scores[name] = {"node": _prf(proba > 0.5, y), "page": _page_summary(pages)}
-    ceiling = _page_summary([(lp.page.page_type, *bag_prf(assemble(lp.table, lp.y > 0.5),
-                                                          lp.page.text or "", lp.page.script))
-                             for lp in ds.pages])
+    scores = {
+        name: {"node": node_prf(proba > 0.5, y),
+               "page": page_summary(dataset_page_scores(ds, lambda i, p=proba: p[rows[i]] > 0.5))}
+        for name, proba in (("two stages (shipped)", oof.stage2), ("stage 1 alone", oof.stage1))
+    }
+    ceiling = page_summary(dataset_page_scores(ds, lambda i: ds.pages[i].y > 0.5))
     checks = []
     for data_dir in args.check:
         log(f"scoring {out} on {data_dir} ...")
