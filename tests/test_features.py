@@ -107,3 +107,12 @@ def test_collapse_spaces_matches_split_join_on_huge_text() -> None:
         text = "".join(rng.choice(pieces) for _ in range(60_000))
         assert len(text) > 65536
         assert collapse_spaces(text) == " ".join(text.split())
+
+
+def test_source_newlines_collapse_but_br_and_pre_keep_lines() -> None:
+    from newscrawl.extraction.assemble import assemble
+
+    table = table_of("<html><body><p>one\n  two<br>three</p><pre>def f():\n    return 1</pre>"
+                     "</body></html>")
+    text = assemble(table, np.ones(len(table), dtype=bool))
+    assert text == "one two\nthree\n\ndef f():\nreturn 1"

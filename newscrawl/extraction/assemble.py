@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .clean import LINE_BREAK
 from .features import NodeTable, collapse_spaces
 
 
@@ -24,10 +25,14 @@ def smooth(table: NodeTable, proba: np.ndarray) -> np.ndarray:
 
 
 def assemble(table: NodeTable, keep: np.ndarray) -> str:
-    """Join kept nodes, one paragraph each, separated by a blank line."""
+    """Join kept nodes, one paragraph each, separated by a blank line.
+
+    Within a node, whitespace (source newlines included) collapses to one space; only a
+    ``<br>`` starts a new line.
+    """
     paragraphs = []
     for i in np.flatnonzero(keep):
-        lines = (collapse_spaces(line) for line in table.texts[i].split("\n"))
+        lines = (collapse_spaces(line) for line in table.texts[i].split(LINE_BREAK))
         text = "\n".join(line for line in lines if line)
         if text:
             paragraphs.append(text)

@@ -20,6 +20,9 @@ INLINE = (
     "o:p", "fb:like",
 )
 _INLINE = frozenset(INLINE)
+LINE_BREAK = "\u2028"
+"""What a ``<br>`` becomes: Unicode's line separator, whitespace to every feature like the
+newlines of the source, but told apart from them when the text is assembled."""
 
 
 def _block_of(el: etree._Element) -> etree._Element | None:
@@ -48,6 +51,12 @@ def clean(root: html.HtmlElement) -> dict[etree._Element, tuple[int, int]]:
         chars, count = links.get(block, (0, 0))
         links[block] = (chars + n, count + 1)
     for br in root.iter("br"):
-        br.tail = "\n" + (br.tail or "")
+        br.tail = LINE_BREAK + (br.tail or "")
     etree.strip_tags(root, "br", *INLINE)
+    for pre in root.iter("pre"):  # preformatted text keeps its lines
+        for el in pre.iter():
+            if el.text:
+                el.text = el.text.replace("\n", LINE_BREAK)
+            if el is not pre and el.tail:
+                el.tail = el.tail.replace("\n", LINE_BREAK)
     return links
