@@ -206,3 +206,17 @@ def test_page_just_under_max_bytes_does_not_blow_memory(stub_model: Path) -> Non
     assert float(growth_mb) < 300, (
         f"extracting a {int(length) / 1e6:.1f} MB page grew RSS by {float(growth_mb):.0f} MB"
     )
+
+
+@pytest.mark.parametrize("body", [
+    b"<html><body><pre>one\x0ctwo\nthree</pre><p>four<br>five\x0b six</p></body></html>",
+    b"<html><body><p>seven<br>\x01eight</p></body></html>",
+], ids=["pre-and-br", "br-tail"])
+def test_control_characters_where_clean_edits_text_keep_the_text(
+    extractor: Extractor, body: bytes
+) -> None:
+    """lxml refuses to store a form feed; the text around a <br> or in a <pre> must survive."""
+    article = extractor.extract(body, None)
+    words = [w for w in (b"one", b"two", b"three", b"four", b"five", b"six", b"seven", b"eight")
+             if w in body]
+    assert all(w.decode() in article.text for w in words), article.text

@@ -6,6 +6,8 @@ visible, and link density is one of the strongest boilerplate signals.
 
 from __future__ import annotations
 
+import re
+
 from lxml import etree, html
 
 DROP = (
@@ -20,6 +22,7 @@ INLINE = (
     "o:p", "fb:like",
 )
 _INLINE = frozenset(INLINE)
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 LINE_BREAK = "\u2028"
 """What a ``<br>`` becomes: Unicode's line separator, whitespace to every feature like the
 newlines of the source, but told apart from them when the text is assembled."""
@@ -30,6 +33,17 @@ def _block_of(el: etree._Element) -> etree._Element | None:
     while parent is not None and parent.tag in _INLINE:
         parent = parent.getparent()
     return parent
+
+
+def _set(el: etree._Element, attr: str, value: str) -> None:
+    """Set text or tail. libxml2 hands out control characters (form feeds ...) that lxml then
+    refuses to store; by the time it raises it has dropped the old text, so the value goes
+    in again without the characters it objects to. (Scanning every page for them first
+    would cost ~0.7 ms; they are rare.)"""
+    try:
+        setattr(el, attr, value)
+    except ValueError:
+        setattr(el, attr, _NOT_XML.sub("", value))
 
 
 def clean(root: html.HtmlElement) -> dict[etree._Element, tuple[int, int]]:
@@ -51,12 +65,12 @@ def clean(root: html.HtmlElement) -> dict[etree._Element, tuple[int, int]]:
         chars, count = links.get(block, (0, 0))
         links[block] = (chars + n, count + 1)
     for br in root.iter("br"):
-        br.tail = LINE_BREAK + (br.tail or "")
+        _set(br, "tail", LINE_BREAK + (br.tail or ""))
     etree.strip_tags(root, "br", *INLINE)
     for pre in root.iter("pre"):  # preformatted text keeps its lines
         for el in pre.iter():
             if el.text:
-                el.text = el.text.replace("\n", LINE_BREAK)
+                _set(el, "text", el.text.replace("\n", LINE_BREAK))
             if el is not pre and el.tail:
-                el.tail = el.tail.replace("\n", LINE_BREAK)
+                _set(el, "tail", el.tail.replace("\n", LINE_BREAK))
     return links
