@@ -131,17 +131,15 @@ def cross_validate(data_dir: str, folds: int = 5, limit: int | None = None,
     rows = page_rows(ds)
 
     def record(name: str, proba: np.ndarray, decode: Callable, seconds: float) -> None:
-        pages = dataset_page_scores(ds, lambda i: decode(ds.pages[i].table, proba[rows[i]]))
+        keep = [decode(lp.table, proba[rows[i]]) for i, lp in enumerate(ds.pages)]
+        pages = dataset_page_scores(ds, keep.__getitem__)
         fold_f1 = [statistics.fmean(pages[i][3] for i in test) for _, test in splits]
         result["models"][name] = {
-            "node": node_prf(decode_rows(proba, decode), y), "page": page_summary(pages),
+            "node": node_prf(np.concatenate(keep), y), "page": page_summary(pages),
             "fold_page_f1": fold_f1, "seconds": seconds,
         }
         print(f"  {name}: page F1 {result['models'][name]['page']['all']['f1']:.3f}",
               file=sys.stderr)
-
-    def decode_rows(proba: np.ndarray, decode: Callable) -> np.ndarray:
-        return np.concatenate([decode(lp.table, proba[rows[i]]) for i, lp in enumerate(ds.pages)])
 
     def raw(_table, p: np.ndarray) -> np.ndarray:
         return p > 0.5

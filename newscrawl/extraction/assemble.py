@@ -18,7 +18,7 @@ def smooth(table: NodeTable, proba: np.ndarray) -> np.ndarray:
     """
     if len(proba) == 0:
         return proba
-    weight = np.expm1(table.X[:, 0]).astype(np.float64) + 1.0  # column 0 is log1p(chars)
+    weight = table.weights
     _, inv = np.unique(table.container, return_inverse=True)
     cont_mean = np.bincount(inv, weights=proba * weight) / np.bincount(inv, weights=weight)
     return 0.5 * proba + 0.5 * cont_mean[inv]

@@ -27,6 +27,11 @@ CONTEXT_NAMES: tuple[str, ...] = (
 )
 
 
+def _group_mean(keys: np.ndarray, values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    _, inv = np.unique(keys, return_inverse=True)
+    return (np.bincount(inv, weights=values * weights) / np.bincount(inv, weights=weights))[inv]
+
+
 def _group_stats(keys: np.ndarray, values: np.ndarray, weights: np.ndarray):
     _, inv, counts = np.unique(keys, return_inverse=True, return_counts=True)
     mean = np.bincount(inv, weights=values * weights) / np.bincount(inv, weights=weights)
@@ -44,7 +49,7 @@ def context_features(table: NodeTable, proba: np.ndarray) -> np.ndarray:
     if n == 0:
         return X
     p = proba.astype(np.float64)
-    weight = np.expm1(table.X[:, 0].astype(np.float64)) + 1.0  # column 0 is log1p(chars)
+    weight = table.weights
     cols = [p]
     padded = np.concatenate((np.full(5, -1.0), p, np.full(5, -1.0)))
     cols += [padded[5 - k: 5 - k + n] for k in _OFFSETS]
@@ -55,7 +60,7 @@ def context_features(table: NodeTable, proba: np.ndarray) -> np.ndarray:
         lo, hi = np.maximum(idx - half, 0), np.minimum(idx + half + 1, n)
         cols.append((csum[hi] - csum[lo]) / (hi - lo))
     c_mean, c_max, c_min, c_n = _group_stats(table.container, p, weight)
-    o_mean, _, _, _ = _group_stats(table.owner, p, weight)
+    o_mean = _group_mean(table.owner, p, weight)
     kept = p > 0.5
     kept_idx = np.flatnonzero(kept)
     if len(kept_idx):

@@ -165,6 +165,16 @@ class NodeTable:
     def __len__(self) -> int:
         return len(self.texts)
 
+    @property
+    def weights(self) -> np.ndarray:
+        """Each node's non-space characters plus one: how much it counts in a page's text."""
+        return node_chars(self.X) + 1.0
+
+
+def node_chars(X: np.ndarray) -> np.ndarray:
+    """Non-space characters per row, undoing the ``chars`` column's log1p."""
+    return np.expm1(X[:, _COL["chars"]].astype(np.float64))
+
 
 @lru_cache(maxsize=65536)
 def _token_mask(token: str) -> int:

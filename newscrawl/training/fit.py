@@ -18,15 +18,14 @@ import numpy as np
 import xgboost as xgb
 
 from ..extraction.context import CONTEXT_NAMES, context_features
-from ..extraction.features import FEATURE_NAMES, FEATURE_VERSION
+from ..extraction.features import FEATURE_NAMES, FEATURE_VERSION, node_chars
 from .dataset import NodeDataset
 
 
 def row_weights(X: np.ndarray, page_of_row: np.ndarray) -> np.ndarray:
     """Weight nodes by their length (page F1 counts words) and give each page equal mass,
     so a few pages with thousands of nodes do not outvote the rest."""
-    chars = np.expm1(X[:, FEATURE_NAMES.index("chars")]).astype(np.float64)
-    w = np.log1p(chars) + 0.5
+    w = np.log1p(node_chars(X)) + 0.5
     page_total = np.bincount(page_of_row, weights=w)
     page_rows = np.bincount(page_of_row)
     return (w / page_total[page_of_row] * np.sqrt(page_rows[page_of_row])).astype(np.float32)
