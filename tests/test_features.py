@@ -116,3 +116,18 @@ def test_source_newlines_collapse_but_br_and_pre_keep_lines() -> None:
                      "</body></html>")
     text = assemble(table, np.ones(len(table), dtype=bool))
     assert text == "one two\nthree\n\ndef f():\nreturn 1"
+
+
+def test_a_repeated_paragraph_is_written_once_but_short_lines_may_recur() -> None:
+    from newscrawl.extraction.assemble import assemble
+
+    para = "The council approved the new budget on Tuesday evening."
+    zh = "市议会周二晚上批准了新的预算方案。"
+    table = table_of(
+        f"<html><body><div class=mobile><p>{para}</p><p>{zh}</p></div>"
+        f"<div class=desktop><p>{para.upper()}</p><p>{zh}</p><p>Reply</p><p>Reply</p>"
+        "<p>Something else entirely, also long enough.</p></div></body></html>"
+    )
+    text = assemble(table, np.ones(len(table), dtype=bool))
+    assert text.split("\n\n") == [para, zh, "Reply", "Reply",
+                                  "Something else entirely, also long enough."]

@@ -16,6 +16,8 @@ _CARRIED = ("chars", "punct_ratio", "own_link_density", "is_heading", "tag", "ra
             "in_best_block", "cont_link_density", "cont_text_share", "page_is_article")
 _CARRIED_COLS = [FEATURE_NAMES.index(n) for n in _CARRIED]
 _OFFSETS = (1, 2, 3, 5)
+_LEVELS = (1, 2, 3, 4, 6)
+"""Ancestor levels above a node's element whose subtrees the context stage looks at."""
 
 CONTEXT_NAMES: tuple[str, ...] = (
     ("p",)
@@ -23,6 +25,8 @@ CONTEXT_NAMES: tuple[str, ...] = (
     + ("p_window5", "p_window11", "p_cont_mean", "p_cont_max", "p_cont_min", "p_cont_n",
        "p_owner_mean", "p_page_max", "p_page_mean", "page_kept_share", "dist_to_kept",
        "p_rank_in_page", "kept_before_share", "kept_after_share")
+    + tuple(f"up{k}_{f}" for k in _LEVELS for f in ("p_mean", "kept_share", "text_share"))
+    + ("in_content_root", "content_root_share", "content_root_up")
     + tuple(f"c_{n}" for n in _CARRIED)
 )
 
@@ -40,6 +44,47 @@ def _group_stats(keys: np.ndarray, values: np.ndarray, weights: np.ndarray):
     mn = np.full(inv.max() + 1, np.inf)
     np.minimum.at(mn, inv, values)
     return mean[inv], mx[inv], mn[inv], counts[inv]
+
+
+def _ancestor_columns(table: NodeTable, p: np.ndarray, weight: np.ndarray,
+                      kept: np.ndarray) -> list[np.ndarray]:
+    """How content-like the subtrees around a node are, a few levels up.
+
+    Main content is one subtree of the page: a node whose grandparent holds most of the text
+    stage 1 kept sits inside the article, whatever it looks like itself. Subtree sums come from
+    prefix sums over the pre-order, where a subtree is a contiguous range of elements.
+    """
+    parent, end = table.parent, table.end
+    n_el = len(parent)
+    idx_el = np.arange(n_el)
+
+    def subtree(per_node: np.ndarray) -> np.ndarray:
+        own = np.bincount(table.owner, weights=per_node, minlength=n_el)
+        cs = np.concatenate(([0.0], np.cumsum(own)))
+        return cs[end] - cs[idx_el]
+
+    sub_w = subtree(weight)
+    sub_wp = subtree(weight * p)
+    sub_kept = subtree(weight * kept)
+    total_w = max(sub_w[0], 1.0)
+    total_kept = max(sub_kept[0], 1.0)
+    cols = []
+    anc = table.owner.copy()
+    level = 0
+    for k in _LEVELS:
+        while level < k:
+            anc = np.maximum(parent[anc], 0)
+            level += 1
+        cols += [sub_wp[anc] / np.maximum(sub_w[anc], 1.0), sub_kept[anc] / total_kept,
+                 sub_w[anc] / total_w]
+    # The content root: the deepest element holding 80 % of the kept text.
+    depth = table.depth
+    holds = sub_kept >= 0.8 * total_kept
+    root = int(idx_el[holds][np.argmax(depth[holds])]) if sub_kept[0] > 0 else 0
+    inside = (table.owner >= root) & (table.owner < end[root])
+    cols += [inside.astype(np.float64), np.full(len(p), sub_w[root] / total_w),
+             np.where(inside, depth[table.owner] - depth[root], -1).astype(np.float64)]
+    return cols
 
 
 def context_features(table: NodeTable, proba: np.ndarray) -> np.ndarray:
@@ -77,6 +122,7 @@ def context_features(table: NodeTable, proba: np.ndarray) -> np.ndarray:
              np.full(n, p.max()), np.full(n, np.average(p, weights=weight)),
              np.full(n, (weight * kept).sum() / weight.sum()), dist, order / n,
              (kept_chars - weight * kept) / total_kept, (total_kept - kept_chars) / total_kept]
+    cols += _ancestor_columns(table, p, weight, kept)
     X[:, : len(cols)] = np.column_stack(cols)
     X[:, len(cols):] = table.X[:, _CARRIED_COLS]
     return X

@@ -21,7 +21,7 @@ from lxml import etree
 
 from .metadata import Metadata
 
-FEATURE_VERSION = 2
+FEATURE_VERSION = 3
 
 # Tags that survive cleaning, each with its own code; anything else is "other" (0).
 TAGS = (
@@ -161,6 +161,12 @@ class NodeTable:
     """Tag code (index into ``TAGS``) of that element."""
     container: np.ndarray
     """Pre-order index of the node's nearest block container."""
+    parent: np.ndarray
+    """Per element (pre-order), its parent's index; -1 for the root."""
+    end: np.ndarray
+    """Per element, one past the last element of its subtree: a subtree is ``[i, end[i])``."""
+    depth: np.ndarray
+    """Per element, its depth below the root."""
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -349,7 +355,7 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     X = np.zeros((n, len(FEATURE_NAMES)), dtype=np.float32)
     if n == 0:
         empty = np.zeros(0, dtype=np.int64)
-        return NodeTable(texts, X, empty, empty, empty)
+        return NodeTable(texts, X, empty, empty, empty, empty, empty, empty)
 
     tag_code_a = np.asarray(tag_code, dtype=np.int64)
     parent_a = np.asarray(parent, dtype=np.int64)
@@ -526,4 +532,4 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     cont_chars = sub_chars[co]
     X[:, col["cont_rel_max"]] = cont_chars / max(cont_chars.max(), 1.0)
 
-    return NodeTable(texts, X, owner_a, tag_code_a[o], co)
+    return NodeTable(texts, X, owner_a, tag_code_a[o], co, parent_a, end_a, depth_a)
