@@ -118,16 +118,21 @@ def test_source_newlines_collapse_but_br_and_pre_keep_lines() -> None:
     assert text == "one two\nthree\n\ndef f():\nreturn 1"
 
 
-def test_a_repeated_paragraph_is_written_once_but_short_lines_may_recur() -> None:
+def test_a_paragraph_the_layout_repeats_is_written_once_but_the_authors_repeats_stay() -> None:
     from newscrawl.extraction.assemble import assemble
 
     para = "The council approved the new budget on Tuesday evening."
     zh = "市议会周二晚上批准了新的预算方案。"
-    table = table_of(
-        f"<html><body><div class=mobile><p>{para}</p><p>{zh}</p></div>"
-        f"<div class=desktop><p>{para.upper()}</p><p>{zh}</p><p>Reply</p><p>Reply</p>"
-        "<p>Something else entirely, also long enough.</p></div></body></html>"
-    )
-    text = assemble(table, np.ones(len(table), dtype=bool))
-    assert text.split("\n\n") == [para, zh, "Reply", "Reply",
-                                  "Something else entirely, also long enough."]
+    layout = (f"<div class=mobile><article><p>{para}</p><p>{zh}</p></article></div>"
+              f"<div class=desktop><main><article><p>{para.upper()}</p><p>{zh}</p>"
+              "<p>Reply</p><p>Reply</p></article></main></div>")
+    text = assemble(table := table_of(f"<html><body>{layout}</body></html>"),
+                    np.ones(len(table), dtype=bool))
+    assert text.split("\n\n") == [para, zh, "Reply", "Reply"]
+
+    chorus = "Lorem ipsum dolor sit amet, consectetur adipisicing elit."
+    sections = (f"<article><h1>Song</h1><div><p>{chorus}</p><p>Verse one goes here.</p></div>"
+                f"<h2>Again</h2><div><p>{chorus}</p></div></article>")
+    text = assemble(table := table_of(f"<html><body>{sections}</body></html>"),
+                    np.ones(len(table), dtype=bool))
+    assert text.split("\n\n") == ["Song", chorus, "Verse one goes here.", "Again", chorus]
