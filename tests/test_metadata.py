@@ -498,3 +498,17 @@ def test_author_date_without_year_is_not_a_name():
 def test_author_lower_case_prose_is_not_a_handle():
     assert clean_authors(["never looked back"]) == ()
     assert clean_authors(["scvalex"]) == ("scvalex",)
+
+
+# --- titles: descriptors, home pages, hero lines -----------------------------------------------
+
+def test_title_descriptor_after_a_pipe_is_dropped():
+    # Not the site's name, so _strip_site keeps it; a pipe still ends the headline.
+    m = meta(page('<title>Best movers in Austin 2025 | Top 19 Companies</title>'))
+    assert m.title == "Best movers in Austin 2025"
+    m = meta(page('<title>Best movers in Austin 2025 | Example</title>',
+                  '<article><h1>Best movers in Austin 2025 | Top 19 Companies</h1></article>'))
+    assert m.title == "Best movers in Austin 2025"
+    # A dash is a headline's own punctuation: kept.
+    m = meta(page('<title>Storm hits the coast - live updates</title>'))
+    assert m.title == "Storm hits the coast - live updates"

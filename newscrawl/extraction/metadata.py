@@ -109,6 +109,8 @@ _LANGUAGE_KEYS = ("content-language", "og:locale", "language", "dc.language", "i
 _TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " :: ", " · ", " • ", " / ", " « ", " » ",
                      " ~ ", ": ", "｜", " – ")
 # Separators a headline does not contain itself, so a third piece between them is a section.
+_DESCRIPTOR_SEPARATORS = (" | ", "｜")
+"""After the headline in a title only: what follows is a descriptor or a section."""
 _SECTION_SEPARATORS = frozenset({" | ", " :: ", " · ", " • ", " / ", " « ", " » ", "｜"})
 # Permalink anchors (Sphinx "¶", "§") and icon-font glyphs (private use area) that themes put
 # at the end of a heading: never part of the headline.
@@ -332,14 +334,24 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
         if overlap >= _H1_HEADER_AGREEMENT and overlap > best_overlap:
             best, best_overlap = text, overlap
     if best is not None and best_overlap >= _H1_AGREEMENT:
-        return best
+        return _cut_descriptors(best)
     if len(h1s) == 1 and (not declared or best_overlap >= _H1_SOLE_AGREEMENT):
-        return h1s[0]
+        return _cut_descriptors(h1s[0])
     for candidate in declared:
         stripped = _strip_site(candidate, sites).rstrip(_HEADING_GLYPHS + " ")
         if stripped:
-            return stripped
-    return h1s[0] if h1s else None
+            return _cut_descriptors(stripped)
+    return _cut_descriptors(h1s[0]) if h1s else None
+
+
+def _cut_descriptors(title: str) -> str:
+    """``Headline | Top 19 Companies`` to ``Headline``: a pipe is not punctuation a headline
+    uses, so what follows it is a descriptor, a section or a site the page did not name."""
+    for sep in _DESCRIPTOR_SEPARATORS:
+        head = title.partition(sep)[0].strip()
+        if head != title and _WORD.search(head):
+            title = head
+    return title
 
 
 _CONNECTOR_LINE = re.compile(r"\n\s*(,|&|and|und|et|y|e|og|och|en|i|и|和|、)\s*\n", re.I)
