@@ -512,3 +512,13 @@ def test_title_descriptor_after_a_pipe_is_dropped():
     # A dash is a headline's own punctuation: kept.
     m = meta(page('<title>Storm hits the coast - live updates</title>'))
     assert m.title == "Storm hits the coast - live updates"
+
+
+def test_title_h1_without_buttons_styles_and_soft_hyphens():
+    m = meta(page('<title>tokio - Rust</title>',
+                  '<main><h1>Crate <span>tokio</span>&nbsp;<button>Copy item path</button></h1>'
+                  '</main>'))
+    assert m.title == "Crate tokio"
+    m = meta(page('<title>Home Repair Program | City</title>',
+                  '<main><h1><style>.x{color:red}</style>Home Re\u00adpair Program</h1></main>'))
+    assert m.title == "Home Repair Program"

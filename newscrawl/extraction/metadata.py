@@ -116,6 +116,10 @@ _SECTION_SEPARATORS = frozenset({" | ", " :: ", " · ", " • ", " / ", " « ", 
 # at the end of a heading: never part of the headline.
 _CLOSING = frozenset(",.;:!?)]}”’»%")
 _HEADING_GLYPHS = "¶§⋆" + "".join(map(chr, range(0xE000, 0xF900)))
+_HEADING_SKIP = frozenset({"button", "script", "style", "noscript", "template", "select",
+                           "svg"})
+_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
+"""Soft hyphens and zero-width characters: in the markup, not in what a reader sees."""
 _NON_ALNUM = re.compile(r"[\W_]+")
 _WORD = re.compile(r"\w+")
 _SITE_EXTRA = 6
@@ -361,11 +365,23 @@ def _inline_text(el: html.HtmlElement) -> str:
     """A heading's text as it reads: pieces joined by a space, except before punctuation that
     closes a phrase ("<a>Metroid</a>, One" is "Metroid, One", not "Metroid , One")."""
     out = ""
-    for piece in el.itertext():
-        piece = piece.strip()
+    for piece in _heading_pieces(el):
+        piece = piece.translate(_INVISIBLE).strip()
         if piece:
             out += piece if not out or piece[0] in _CLOSING else " " + piece
     return out
+
+
+def _heading_pieces(el: html.HtmlElement):  # noqa: ANN202 - a generator of str
+    """The heading's text nodes, without the controls and code some themes put inside it
+    (rustdoc's "Copy item path" <button>, inline <style>, <script>)."""
+    if el.text:
+        yield el.text
+    for child in el:
+        if child.tag not in _HEADING_SKIP:
+            yield from _heading_pieces(child)
+        if child.tail:
+            yield child.tail
 
 
 def _texts(el: html.HtmlElement) -> str:
