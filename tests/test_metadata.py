@@ -522,3 +522,14 @@ def test_title_h1_without_buttons_styles_and_soft_hyphens():
     m = meta(page('<title>Home Repair Program | City</title>',
                   '<main><h1><style>.x{color:red}</style>Home Re\u00adpair Program</h1></main>'))
     assert m.title == "Home Repair Program"
+
+
+def test_title_home_page_keeps_leading_brand_before_dash_or_colon():
+    head = '<title>Acme - Tools for makers</title>'
+    assert meta(page(head), "https://www.acme.com/").title == "Acme - Tools for makers"
+    assert meta(page(head), "https://www.acme.com/tools").title == "Tools for makers"
+    head = '<title>Acme: Tools for makers - Acme</title>'
+    assert meta(page(head), "https://acme.com").title == "Acme: Tools for makers"
+    # A pipe still separates the brand from the tagline.
+    head = '<title>Acme | Tools for makers</title>'
+    assert meta(page(head), "https://www.acme.com/").title == "Tools for makers"

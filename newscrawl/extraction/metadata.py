@@ -239,7 +239,7 @@ def _is_site(piece: str, sites: list[str]) -> bool:
         len(s) * 2 >= len(k) or len(k) - len(s) <= _SITE_EXTRA)))) for s in sites)
 
 
-def _strip_site(title: str, sites: list[str]) -> str:
+def _strip_site(title: str, sites: list[str], leading: bool = True) -> str:
     """``Headline | Site`` or ``Site - Headline`` to ``Headline`` when a side names the site.
 
     ``Headline | Section | Site``: once the site is cut from one end, what remains on the far
@@ -253,12 +253,12 @@ def _strip_site(title: str, sites: list[str]) -> str:
         if head and _is_site(tail, sites):
             if sep in _SECTION_SEPARATORS and sep in head:
                 head = head.partition(sep)[0]
-            return _strip_site(head.strip(), sites)
+            return _strip_site(head.strip(), sites, leading)
         head, _, tail = title.partition(sep)
-        if tail and _is_site(head, sites):
+        if (leading or sep in _SECTION_SEPARATORS) and tail and _is_site(head, sites):
             if sep in _SECTION_SEPARATORS and sep in tail:
                 tail = tail.rpartition(sep)[2]
-            return _strip_site(tail.strip(), sites)
+            return _strip_site(tail.strip(), sites, leading)
     return title
 
 
@@ -341,11 +341,21 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
         return _cut_descriptors(best)
     if len(h1s) == 1 and (not declared or best_overlap >= _H1_SOLE_AGREEMENT):
         return _cut_descriptors(h1s[0])
+    # A home page names itself "Brand – what it does" or "Brand: what it does": the brand is
+    # part of that name. Only a repeated site name at the end, or a brand before a pipe, is cut.
+    home = _is_home(url)
     for candidate in declared:
-        stripped = _strip_site(candidate, sites).rstrip(_HEADING_GLYPHS + " ")
+        stripped = _strip_site(candidate, sites, not home).rstrip(_HEADING_GLYPHS + " ")
         if stripped:
             return _cut_descriptors(stripped)
     return _cut_descriptors(h1s[0]) if h1s else None
+
+
+def _is_home(url: str | None) -> bool:
+    if not url:
+        return False
+    parts = urlsplit(url)
+    return bool(parts.hostname) and parts.path in ("", "/") and not parts.query
 
 
 def _cut_descriptors(title: str) -> str:
