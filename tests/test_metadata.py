@@ -533,3 +533,31 @@ def test_title_home_page_keeps_leading_brand_before_dash_or_colon():
     # A pipe still separates the brand from the tagline.
     head = '<title>Acme | Tools for makers</title>'
     assert meta(page(head), "https://www.acme.com/").title == "Tools for makers"
+
+
+def test_title_landing_page_hero_h1_loses_to_declared_title():
+    head = ('<meta property="og:type" content="{}">'
+            '<meta property="og:title" content="The workspace that works for you | Acme">')
+    body = '<section class="hero"><h1>One workspace. Zero busywork.</h1></section>'
+    url = "https://www.acme.com/product"
+    assert meta(page(head.format("website"), body), url).title == (
+        "The workspace that works for you")
+    # An article's <h1> is its headline, whatever the declared title says.
+    assert meta(page(head.format("article"), body), url).title == "One workspace. Zero busywork."
+    assert meta(page(head.format("website"), "<article>" + body + "</article>"),
+                url).title == "One workspace. Zero busywork."
+    # An <h1> that only shortens the declared title is still the headline.
+    assert meta(page(head.format("website"), '<div><h1>The workspace</h1></div>'),
+                url).title == "The workspace"
+    # A cut-off declared title ("…") does not name the page.
+    head = ('<meta property="og:type" content="website">'
+            '<meta property="og:title" content="Checklist Wedding Checklists Timeline…">')
+    assert meta(page(head, '<div><h1>Wedding Checklist :: Printable Timeline</h1></div>'),
+                url).title == "Wedding Checklist :: Printable Timeline"
+
+
+def test_title_og_title_that_is_only_the_site_name_is_skipped():
+    head = ('<meta property="og:title" content="Acme">'
+            '<title>Which mower suits which lawn? | Acme</title>')
+    assert meta(page(head), "https://www.acme.com/blog/mowers").title == (
+        "Which mower suits which lawn?")

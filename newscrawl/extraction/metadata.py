@@ -109,6 +109,11 @@ _LANGUAGE_KEYS = ("content-language", "og:locale", "language", "dc.language", "i
 _TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " :: ", " · ", " • ", " / ", " « ", " » ",
                      " ~ ", ": ", "｜", " – ")
 # Separators a headline does not contain itself, so a third piece between them is a section.
+_GENERIC_PAGE_TYPES = frozenset({
+    "website", "webpage", "collectionpage", "faqpage", "aboutpage", "contactpage",
+    "searchresultspage", "itempage", "medicalwebpage", "profilepage"})
+"""schema.org page types and og:type values that say "a page", not "an article"."""
+_ELLIPSES = ("…", "...")
 _DESCRIPTOR_SEPARATORS = (" | ", "｜")
 """After the headline in a title only: what follows is a descriptor or a section."""
 _SECTION_SEPARATORS = frozenset({" | ", " :: ", " · ", " • ", " / ", " « ", " » ", "｜"})
@@ -315,40 +320,58 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
         _clip(c.title, _MAX_TITLE),
     ) if t]
     declared_words = set().union(*(_words(d) for d in declared)) if declared else set()
-    h1s: list[str] = []
-    header_h1s: list[str] = []
+    h1s: list[tuple[str, html.HtmlElement]] = []
+    header_h1s: list[tuple[str, html.HtmlElement]] = []
     for h in c.h1s:
         text = _clip(_unescape(_inline_text(h)), _MAX_TITLE)
         text = text.rstrip(_HEADING_GLYPHS + " ") if text else text
         if text and _h1_ok(h, text, sites):
             text = _strip_site_tail(text, sites)
-            (header_h1s if _in_page_header(h) else h1s).append(text)
+            (header_h1s if _in_page_header(h) else h1s).append((text, h))
     best, best_overlap = None, 0.0
-    for text in h1s:
+    for text, h in h1s:
         words = _words(text)
         overlap = len(words & declared_words) / len(words) if words else 0.0
         if overlap > best_overlap:
-            best, best_overlap = text, overlap
+            best, best_overlap = (text, h), overlap
     # A banner <h1> (a blog's name) is also in <title> ("Blog Name: Post"), so it is held to
     # the most specific declared title only (og:title, else the headline, else <title>).
     first_words = _words(declared[0]) if declared else set()
-    for text in header_h1s if best_overlap < _H1_AGREEMENT else ():
+    for text, h in header_h1s if best_overlap < _H1_AGREEMENT else ():
         words = _words(text)
         overlap = len(words & first_words) / len(words) if words else 0.0
         if overlap >= _H1_HEADER_AGREEMENT and overlap > best_overlap:
-            best, best_overlap = text, overlap
+            best, best_overlap = (text, h), overlap
+    heading = None
     if best is not None and best_overlap >= _H1_AGREEMENT:
-        return _cut_descriptors(best)
-    if len(h1s) == 1 and (not declared or best_overlap >= _H1_SOLE_AGREEMENT):
-        return _cut_descriptors(h1s[0])
+        heading = best
+    elif len(h1s) == 1 and (not declared or best_overlap >= _H1_SOLE_AGREEMENT):
+        heading = h1s[0]
     # A home page names itself "Brand – what it does" or "Brand: what it does": the brand is
     # part of that name. Only a repeated site name at the end, or a brand before a pipe, is cut.
     home = _is_home(url)
-    for candidate in declared:
-        stripped = _strip_site(candidate, sites, not home).rstrip(_HEADING_GLYPHS + " ")
-        if stripped:
-            return _cut_descriptors(stripped)
-    return _cut_descriptors(h1s[0]) if h1s else None
+    names = [t for t in (
+        _cut_descriptors(_strip_site(d, sites, not home).rstrip(_HEADING_GLYPHS + " "))
+        for d in declared) if t]
+    # og:title is sometimes only the site's name ("Robomow") while <title> names the page.
+    named = next((t for t in names if not _is_site(t, sites)), names[0] if names else None)
+    if heading is None:
+        return named or (_cut_descriptors(h1s[0][0]) if h1s else None)
+    text = _cut_descriptors(heading[0])
+    # A page that calls itself a generic web page (schema.org WebPage, og:type website), with
+    # its <h1> outside any <article>, is a landing page: its <h1> is a hero line ("One
+    # workspace. Zero busywork.") and the declared title names the page. An <h1> that only
+    # shortens or lengthens the declared title is still the headline.
+    if (named and not named.endswith(_ELLIPSES) and _page_type(c, ld) in _GENERIC_PAGE_TYPES
+            and not any(a.tag == "article" for a in heading[1].iterancestors())):
+        k, n = _key(text), _key(named)
+        if k not in n and n not in k:
+            return named
+    return text
+
+
+def _page_type(c: _Collected, ld: JsonLd | None) -> str:
+    return (ld.type if ld else None) or (_first(c.metas, ("og:type",)) or "").strip().lower()
 
 
 def _is_home(url: str | None) -> bool:
@@ -689,7 +712,6 @@ def extract_metadata(root: html.HtmlElement, url: str | None = None) -> Metadata
         or _first(c.metas, _SECTION_KEYS[1:]), 200))
     guarded("canonical_url", lambda: _url_or_none(
         c.canonical or _first(c.metas, ("og:url",)) or (ld.url if ld else None), url))
-    guarded("page_type", lambda: (ld.type if ld else None)
-            or (_first(c.metas, ("og:type",)) or "").strip().lower() or None)
+    guarded("page_type", lambda: _page_type(c, ld) or None)
     guarded("article_body", lambda: ld.body if ld else None)
     return Metadata(**fields)  # type: ignore[arg-type]
