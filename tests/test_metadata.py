@@ -561,3 +561,15 @@ def test_title_og_title_that_is_only_the_site_name_is_skipped():
             '<title>Which mower suits which lawn? | Acme</title>')
     assert meta(page(head), "https://www.acme.com/blog/mowers").title == (
         "Which mower suits which lawn?")
+
+
+def test_title_h1_without_dateline_label_chip_hidden_or_nested_heading():
+    def h1(inner: str) -> str | None:
+        return meta(page('<title>Squad list | Forum</title>',
+                         f'<main><h1>{inner}</h1></main>')).title
+    assert h1('<span class="label label--primary">Player</span> Squad list') == "Squad list"
+    assert h1('<a href="/p"><time datetime="2025-12-18">Dec 18 2025</time> Squad list</a>') == (
+        "Squad list")
+    assert h1('Squad list<x-actions hidden>Save and categorize content</x-actions>') == (
+        "Squad list")
+    assert h1('Squad list<h3><span>Posted on</span> July 1 by admin</h3>') == "Squad list"

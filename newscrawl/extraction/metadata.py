@@ -122,7 +122,9 @@ _SECTION_SEPARATORS = frozenset({" | ", " :: ", " · ", " • ", " / ", " « ", 
 _CLOSING = frozenset(",.;:!?)]}”’»%")
 _HEADING_GLYPHS = "¶§⋆" + "".join(map(chr, range(0xE000, 0xF900)))
 _HEADING_SKIP = frozenset({"button", "script", "style", "noscript", "template", "select",
-                           "svg"})
+                           "svg", "time", "h2", "h3", "h4", "h5", "h6"})
+_HEADING_LABELS = frozenset({"label", "badge"})
+"""Class tokens of the chips a forum or shop puts before a headline ("News", "[Vocabulary]")."""
 _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
 """Soft hyphens and zero-width characters: in the markup, not in what a reader sees."""
 _NON_ALNUM = re.compile(r"[\W_]+")
@@ -407,11 +409,13 @@ def _inline_text(el: html.HtmlElement) -> str:
 
 def _heading_pieces(el: html.HtmlElement):  # noqa: ANN202 - a generator of str
     """The heading's text nodes, without the controls and code some themes put inside it
-    (rustdoc's "Copy item path" <button>, inline <style>, <script>)."""
+    (rustdoc's "Copy item path" <button>, inline <style>, <script>), a dateline <time>, a
+    heading nested in it, ``hidden`` elements and label chips."""
     if el.text:
         yield el.text
     for child in el:
-        if child.tag not in _HEADING_SKIP:
+        if child.tag not in _HEADING_SKIP and child.get("hidden") is None and not (
+                _HEADING_LABELS & set((child.get("class") or "").lower().split())):
             yield from _heading_pieces(child)
         if child.tail:
             yield child.tail
