@@ -573,3 +573,11 @@ def test_title_h1_without_dateline_label_chip_hidden_or_nested_heading():
     assert h1('Squad list<x-actions hidden>Save and categorize content</x-actions>') == (
         "Squad list")
     assert h1('Squad list<h3><span>Posted on</span> July 1 by admin</h3>') == "Squad list"
+
+
+def test_title_screen_reader_only_h1_is_not_the_headline():
+    head = '<title>Art Supplies | Blick</title>'
+    assert meta(page(head, '<main><h1 class="sr-only">Blick Homepage</h1></main>'),
+                "https://www.blick.com/").title == "Art Supplies"
+    assert meta(page(head, '<main><h1 hidden>Blick Homepage</h1></main>'),
+                "https://www.blick.com/").title == "Art Supplies"

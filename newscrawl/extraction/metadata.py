@@ -123,6 +123,9 @@ _CLOSING = frozenset(",.;:!?)]}”’»%")
 _HEADING_GLYPHS = "¶§⋆" + "".join(map(chr, range(0xE000, 0xF900)))
 _HEADING_SKIP = frozenset({"button", "script", "style", "noscript", "template", "select",
                            "svg", "time", "h2", "h3", "h4", "h5", "h6"})
+_SCREEN_READER_ONLY = frozenset({"sr-only", "screen-reader-text", "screen-reader-only",
+                                "visually-hidden", "visuallyhidden", "hidden", "d-none"})
+"""Class tokens of headings kept for screen readers only: a reader does not see them."""
 _HEADING_LABELS = frozenset({"label", "badge"})
 """Class tokens of the chips a forum or shop puts before a headline ("News", "[Vocabulary]")."""
 _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
@@ -289,7 +292,9 @@ def _words(text: str) -> set[str]:
 def _h1_ok(h1: html.HtmlElement, text: str, sites: list[str]) -> bool:
     """Not the logo or site name that some themes wrap in an <h1>, nor a page-header <h1>
     outside any article."""
-    if _is_site(text, sites) or len(text) < 3:
+    if _is_site(text, sites) or len(text) < 3 or h1.get("hidden") is not None:
+        return False
+    if _SCREEN_READER_ONLY & set((h1.get("class") or "").lower().split()):
         return False
     parent = h1.getparent()
     for el in (h1, parent) if parent is not None else (h1,):
