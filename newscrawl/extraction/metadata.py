@@ -361,9 +361,14 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
         _cut_descriptors(_strip_site(d, sites, not home).rstrip(_HEADING_GLYPHS + " "))
         for d in declared) if t]
     # og:title is sometimes only the site's name ("Robomow") while <title> names the page.
-    named = next((t for t in names if not _is_site(t, sites)), names[0] if names else None)
+    named = next((t for t in names if not _is_site(t, sites)), None)
     if heading is None:
+        # Declared titles that only name the site say nothing of the page: its only <h1> does.
+        if named is None and len(h1s) == 1:
+            return _cut_descriptors(h1s[0][0])
+        named = named or (names[0] if names else None)
         return named or (_cut_descriptors(h1s[0][0]) if h1s else None)
+    named = named or (names[0] if names else None)
     text = _cut_descriptors(heading[0])
     # A page that calls itself a generic web page (schema.org WebPage, og:type website), with
     # its <h1> outside any <article>, is a landing page: its <h1> is a hero line ("One
