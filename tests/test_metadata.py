@@ -589,3 +589,10 @@ def test_title_sole_h1_beats_declared_titles_that_only_name_the_site():
                 "https://www.acme.com/products/set").title == "Custom Skincare Set"
     # With no <h1>, the site's name is still better than nothing.
     assert meta(page(head), "https://www.acme.com/products/set").title == "Acme"
+
+
+def test_title_page_header_h1_that_is_a_whole_declared_title():
+    head = ('<meta property="og:title" content="7 Tips to Hit the Road in a Rental Car">'
+            + ld('{"@type": "Article", "headline": "7 Tips on How to Rent a Car"}'))
+    m = meta(page(head, '<header><h1>7 Tips on How to Rent a Car</h1></header><p>x</p>'))
+    assert m.title == "7 Tips on How to Rent a Car"

@@ -343,10 +343,14 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
             best, best_overlap = (text, h), overlap
     # A banner <h1> (a blog's name) is also in <title> ("Blog Name: Post"), so it is held to
     # the most specific declared title only (og:title, else the headline, else <title>).
+    # One that is a whole declared title (the JSON-LD headline) is the headline all the same.
     first_words = _words(declared[0]) if declared else set()
+    declared_keys = {_key(_strip_site(d, sites)) for d in declared}
     for text, h in header_h1s if best_overlap < _H1_AGREEMENT else ():
         words = _words(text)
         overlap = len(words & first_words) / len(words) if words else 0.0
+        if _key(text) in declared_keys:
+            overlap = 1.0
         if overlap >= _H1_HEADER_AGREEMENT and overlap > best_overlap:
             best, best_overlap = (text, h), overlap
     heading = None
