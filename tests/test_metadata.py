@@ -498,3 +498,101 @@ def test_author_date_without_year_is_not_a_name():
 def test_author_lower_case_prose_is_not_a_handle():
     assert clean_authors(["never looked back"]) == ()
     assert clean_authors(["scvalex"]) == ("scvalex",)
+
+
+# --- titles: descriptors, home pages, hero lines -----------------------------------------------
+
+def test_title_descriptor_after_a_pipe_is_dropped():
+    # Not the site's name, so _strip_site keeps it; a pipe still ends the headline.
+    m = meta(page('<title>Best movers in Austin 2025 | Top 19 Companies</title>'))
+    assert m.title == "Best movers in Austin 2025"
+    m = meta(page('<title>Best movers in Austin 2025 | Example</title>',
+                  '<article><h1>Best movers in Austin 2025 | Top 19 Companies</h1></article>'))
+    assert m.title == "Best movers in Austin 2025"
+    # A dash is a headline's own punctuation: kept.
+    m = meta(page('<title>Storm hits the coast - live updates</title>'))
+    assert m.title == "Storm hits the coast - live updates"
+
+
+def test_title_h1_without_buttons_styles_and_soft_hyphens():
+    m = meta(page('<title>tokio - Rust</title>',
+                  '<main><h1>Crate <span>tokio</span>&nbsp;<button>Copy item path</button></h1>'
+                  '</main>'))
+    assert m.title == "Crate tokio"
+    m = meta(page('<title>Home Repair Program | City</title>',
+                  '<main><h1><style>.x{color:red}</style>Home Re\u00adpair Program</h1></main>'))
+    assert m.title == "Home Repair Program"
+
+
+def test_title_home_page_keeps_leading_brand_before_dash_or_colon():
+    head = '<title>Acme - Tools for makers</title>'
+    assert meta(page(head), "https://www.acme.com/").title == "Acme - Tools for makers"
+    assert meta(page(head), "https://www.acme.com/tools").title == "Tools for makers"
+    head = '<title>Acme: Tools for makers - Acme</title>'
+    assert meta(page(head), "https://acme.com").title == "Acme: Tools for makers"
+    # A pipe still separates the brand from the tagline.
+    head = '<title>Acme | Tools for makers</title>'
+    assert meta(page(head), "https://www.acme.com/").title == "Tools for makers"
+
+
+def test_title_landing_page_hero_h1_loses_to_declared_title():
+    head = ('<meta property="og:type" content="{}">'
+            '<meta property="og:title" content="The workspace that works for you | Acme">')
+    body = '<section class="hero"><h1>One workspace. Zero busywork.</h1></section>'
+    url = "https://www.acme.com/product"
+    assert meta(page(head.format("website"), body), url).title == (
+        "The workspace that works for you")
+    # An article's <h1> is its headline, whatever the declared title says.
+    assert meta(page(head.format("article"), body), url).title == "One workspace. Zero busywork."
+    assert meta(page(head.format("website"), "<article>" + body + "</article>"),
+                url).title == "One workspace. Zero busywork."
+    # An <h1> that only shortens the declared title is still the headline.
+    assert meta(page(head.format("website"), '<div><h1>The workspace</h1></div>'),
+                url).title == "The workspace"
+    # A cut-off declared title ("…") does not name the page.
+    head = ('<meta property="og:type" content="website">'
+            '<meta property="og:title" content="Checklist Wedding Checklists Timeline…">')
+    assert meta(page(head, '<div><h1>Wedding Checklist :: Printable Timeline</h1></div>'),
+                url).title == "Wedding Checklist :: Printable Timeline"
+
+
+def test_title_og_title_that_is_only_the_site_name_is_skipped():
+    head = ('<meta property="og:title" content="Acme">'
+            '<title>Which mower suits which lawn? | Acme</title>')
+    assert meta(page(head), "https://www.acme.com/blog/mowers").title == (
+        "Which mower suits which lawn?")
+
+
+def test_title_h1_without_dateline_label_chip_hidden_or_nested_heading():
+    def h1(inner: str) -> str | None:
+        return meta(page('<title>Squad list | Forum</title>',
+                         f'<main><h1>{inner}</h1></main>')).title
+    assert h1('<span class="label label--primary">Player</span> Squad list') == "Squad list"
+    assert h1('<a href="/p"><time datetime="2025-12-18">Dec 18 2025</time> Squad list</a>') == (
+        "Squad list")
+    assert h1('Squad list<x-actions hidden>Save and categorize content</x-actions>') == (
+        "Squad list")
+    assert h1('Squad list<h3><span>Posted on</span> July 1 by admin</h3>') == "Squad list"
+
+
+def test_title_screen_reader_only_h1_is_not_the_headline():
+    head = '<title>Art Supplies | Blick</title>'
+    assert meta(page(head, '<main><h1 class="sr-only">Blick Homepage</h1></main>'),
+                "https://www.blick.com/").title == "Art Supplies"
+    assert meta(page(head, '<main><h1 hidden>Blick Homepage</h1></main>'),
+                "https://www.blick.com/").title == "Art Supplies"
+
+
+def test_title_sole_h1_beats_declared_titles_that_only_name_the_site():
+    head = '<meta property="og:title" content="Acme"><title>Acme</title>'
+    assert meta(page(head, '<div><h1>Custom Skincare Set</h1></div>'),
+                "https://www.acme.com/products/set").title == "Custom Skincare Set"
+    # With no <h1>, the site's name is still better than nothing.
+    assert meta(page(head), "https://www.acme.com/products/set").title == "Acme"
+
+
+def test_title_page_header_h1_that_is_a_whole_declared_title():
+    head = ('<meta property="og:title" content="7 Tips to Hit the Road in a Rental Car">'
+            + ld('{"@type": "Article", "headline": "7 Tips on How to Rent a Car"}'))
+    m = meta(page(head, '<header><h1>7 Tips on How to Rent a Car</h1></header><p>x</p>'))
+    assert m.title == "7 Tips on How to Rent a Car"

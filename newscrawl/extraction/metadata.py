@@ -109,11 +109,27 @@ _LANGUAGE_KEYS = ("content-language", "og:locale", "language", "dc.language", "i
 _TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " :: ", " · ", " • ", " / ", " « ", " » ",
                      " ~ ", ": ", "｜", " – ")
 # Separators a headline does not contain itself, so a third piece between them is a section.
+_GENERIC_PAGE_TYPES = frozenset({
+    "website", "webpage", "collectionpage", "faqpage", "aboutpage", "contactpage",
+    "searchresultspage", "itempage", "medicalwebpage", "profilepage"})
+"""schema.org page types and og:type values that say "a page", not "an article"."""
+_ELLIPSES = ("…", "...")
+_DESCRIPTOR_SEPARATORS = (" | ", "｜")
+"""After the headline in a title only: what follows is a descriptor or a section."""
 _SECTION_SEPARATORS = frozenset({" | ", " :: ", " · ", " • ", " / ", " « ", " » ", "｜"})
 # Permalink anchors (Sphinx "¶", "§") and icon-font glyphs (private use area) that themes put
 # at the end of a heading: never part of the headline.
 _CLOSING = frozenset(",.;:!?)]}”’»%")
 _HEADING_GLYPHS = "¶§⋆" + "".join(map(chr, range(0xE000, 0xF900)))
+_HEADING_SKIP = frozenset({"button", "script", "style", "noscript", "template", "select",
+                           "svg", "time", "h2", "h3", "h4", "h5", "h6"})
+_SCREEN_READER_ONLY = frozenset({"sr-only", "screen-reader-text", "screen-reader-only",
+                                "visually-hidden", "visuallyhidden", "hidden", "d-none"})
+"""Class tokens of headings kept for screen readers only: a reader does not see them."""
+_HEADING_LABELS = frozenset({"label", "badge"})
+"""Class tokens of the chips a forum or shop puts before a headline ("News", "[Vocabulary]")."""
+_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
+"""Soft hyphens and zero-width characters: in the markup, not in what a reader sees."""
 _NON_ALNUM = re.compile(r"[\W_]+")
 _WORD = re.compile(r"\w+")
 _SITE_EXTRA = 6
@@ -233,7 +249,7 @@ def _is_site(piece: str, sites: list[str]) -> bool:
         len(s) * 2 >= len(k) or len(k) - len(s) <= _SITE_EXTRA)))) for s in sites)
 
 
-def _strip_site(title: str, sites: list[str]) -> str:
+def _strip_site(title: str, sites: list[str], leading: bool = True) -> str:
     """``Headline | Site`` or ``Site - Headline`` to ``Headline`` when a side names the site.
 
     ``Headline | Section | Site``: once the site is cut from one end, what remains on the far
@@ -247,12 +263,12 @@ def _strip_site(title: str, sites: list[str]) -> str:
         if head and _is_site(tail, sites):
             if sep in _SECTION_SEPARATORS and sep in head:
                 head = head.partition(sep)[0]
-            return _strip_site(head.strip(), sites)
+            return _strip_site(head.strip(), sites, leading)
         head, _, tail = title.partition(sep)
-        if tail and _is_site(head, sites):
+        if (leading or sep in _SECTION_SEPARATORS) and tail and _is_site(head, sites):
             if sep in _SECTION_SEPARATORS and sep in tail:
                 tail = tail.rpartition(sep)[2]
-            return _strip_site(tail.strip(), sites)
+            return _strip_site(tail.strip(), sites, leading)
     return title
 
 
@@ -276,7 +292,9 @@ def _words(text: str) -> set[str]:
 def _h1_ok(h1: html.HtmlElement, text: str, sites: list[str]) -> bool:
     """Not the logo or site name that some themes wrap in an <h1>, nor a page-header <h1>
     outside any article."""
-    if _is_site(text, sites) or len(text) < 3:
+    if _is_site(text, sites) or len(text) < 3 or h1.get("hidden") is not None:
+        return False
+    if _SCREEN_READER_ONLY & set((h1.get("class") or "").lower().split()):
         return False
     parent = h1.getparent()
     for el in (h1, parent) if parent is not None else (h1,):
@@ -309,37 +327,84 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
         _clip(c.title, _MAX_TITLE),
     ) if t]
     declared_words = set().union(*(_words(d) for d in declared)) if declared else set()
-    h1s: list[str] = []
-    header_h1s: list[str] = []
+    h1s: list[tuple[str, html.HtmlElement]] = []
+    header_h1s: list[tuple[str, html.HtmlElement]] = []
     for h in c.h1s:
         text = _clip(_unescape(_inline_text(h)), _MAX_TITLE)
         text = text.rstrip(_HEADING_GLYPHS + " ") if text else text
         if text and _h1_ok(h, text, sites):
             text = _strip_site_tail(text, sites)
-            (header_h1s if _in_page_header(h) else h1s).append(text)
+            (header_h1s if _in_page_header(h) else h1s).append((text, h))
     best, best_overlap = None, 0.0
-    for text in h1s:
+    for text, h in h1s:
         words = _words(text)
         overlap = len(words & declared_words) / len(words) if words else 0.0
         if overlap > best_overlap:
-            best, best_overlap = text, overlap
+            best, best_overlap = (text, h), overlap
     # A banner <h1> (a blog's name) is also in <title> ("Blog Name: Post"), so it is held to
     # the most specific declared title only (og:title, else the headline, else <title>).
+    # One that is a whole declared title (the JSON-LD headline) is the headline all the same.
     first_words = _words(declared[0]) if declared else set()
-    for text in header_h1s if best_overlap < _H1_AGREEMENT else ():
+    declared_keys = {_key(_strip_site(d, sites)) for d in declared}
+    for text, h in header_h1s if best_overlap < _H1_AGREEMENT else ():
         words = _words(text)
         overlap = len(words & first_words) / len(words) if words else 0.0
+        if _key(text) in declared_keys:
+            overlap = 1.0
         if overlap >= _H1_HEADER_AGREEMENT and overlap > best_overlap:
-            best, best_overlap = text, overlap
+            best, best_overlap = (text, h), overlap
+    heading = None
     if best is not None and best_overlap >= _H1_AGREEMENT:
-        return best
-    if len(h1s) == 1 and (not declared or best_overlap >= _H1_SOLE_AGREEMENT):
-        return h1s[0]
-    for candidate in declared:
-        stripped = _strip_site(candidate, sites).rstrip(_HEADING_GLYPHS + " ")
-        if stripped:
-            return stripped
-    return h1s[0] if h1s else None
+        heading = best
+    elif len(h1s) == 1 and (not declared or best_overlap >= _H1_SOLE_AGREEMENT):
+        heading = h1s[0]
+    # A home page names itself "Brand – what it does" or "Brand: what it does": the brand is
+    # part of that name. Only a repeated site name at the end, or a brand before a pipe, is cut.
+    home = _is_home(url)
+    names = [t for t in (
+        _cut_descriptors(_strip_site(d, sites, not home).rstrip(_HEADING_GLYPHS + " "))
+        for d in declared) if t]
+    # og:title is sometimes only the site's name ("Robomow") while <title> names the page.
+    named = next((t for t in names if not _is_site(t, sites)), None)
+    if heading is None:
+        # Declared titles that only name the site say nothing of the page: its only <h1> does.
+        if named is None and len(h1s) == 1:
+            return _cut_descriptors(h1s[0][0])
+        named = named or (names[0] if names else None)
+        return named or (_cut_descriptors(h1s[0][0]) if h1s else None)
+    named = named or (names[0] if names else None)
+    text = _cut_descriptors(heading[0])
+    # A page that calls itself a generic web page (schema.org WebPage, og:type website), with
+    # its <h1> outside any <article>, is a landing page: its <h1> is a hero line ("One
+    # workspace. Zero busywork.") and the declared title names the page. An <h1> that only
+    # shortens or lengthens the declared title is still the headline.
+    if (named and not named.endswith(_ELLIPSES) and _page_type(c, ld) in _GENERIC_PAGE_TYPES
+            and not any(a.tag == "article" for a in heading[1].iterancestors())):
+        k, n = _key(text), _key(named)
+        if k not in n and n not in k:
+            return named
+    return text
+
+
+def _page_type(c: _Collected, ld: JsonLd | None) -> str:
+    return (ld.type if ld else None) or (_first(c.metas, ("og:type",)) or "").strip().lower()
+
+
+def _is_home(url: str | None) -> bool:
+    if not url:
+        return False
+    parts = urlsplit(url)
+    return bool(parts.hostname) and parts.path in ("", "/") and not parts.query
+
+
+def _cut_descriptors(title: str) -> str:
+    """``Headline | Top 19 Companies`` to ``Headline``: a pipe is not punctuation a headline
+    uses, so what follows it is a descriptor, a section or a site the page did not name."""
+    for sep in _DESCRIPTOR_SEPARATORS:
+        head = title.partition(sep)[0].strip()
+        if head != title and _WORD.search(head):
+            title = head
+    return title
 
 
 _CONNECTOR_LINE = re.compile(r"\n\s*(,|&|and|und|et|y|e|og|och|en|i|и|和|、)\s*\n", re.I)
@@ -349,11 +414,25 @@ def _inline_text(el: html.HtmlElement) -> str:
     """A heading's text as it reads: pieces joined by a space, except before punctuation that
     closes a phrase ("<a>Metroid</a>, One" is "Metroid, One", not "Metroid , One")."""
     out = ""
-    for piece in el.itertext():
-        piece = piece.strip()
+    for piece in _heading_pieces(el):
+        piece = piece.translate(_INVISIBLE).strip()
         if piece:
             out += piece if not out or piece[0] in _CLOSING else " " + piece
     return out
+
+
+def _heading_pieces(el: html.HtmlElement):  # noqa: ANN202 - a generator of str
+    """The heading's text nodes, without the controls and code some themes put inside it
+    (rustdoc's "Copy item path" <button>, inline <style>, <script>), a dateline <time>, a
+    heading nested in it, ``hidden`` elements and label chips."""
+    if el.text:
+        yield el.text
+    for child in el:
+        if child.tag not in _HEADING_SKIP and child.get("hidden") is None and not (
+                _HEADING_LABELS & set((child.get("class") or "").lower().split())):
+            yield from _heading_pieces(child)
+        if child.tail:
+            yield child.tail
 
 
 def _texts(el: html.HtmlElement) -> str:
@@ -651,7 +730,6 @@ def extract_metadata(root: html.HtmlElement, url: str | None = None) -> Metadata
         or _first(c.metas, _SECTION_KEYS[1:]), 200))
     guarded("canonical_url", lambda: _url_or_none(
         c.canonical or _first(c.metas, ("og:url",)) or (ld.url if ld else None), url))
-    guarded("page_type", lambda: (ld.type if ld else None)
-            or (_first(c.metas, ("og:type",)) or "").strip().lower() or None)
+    guarded("page_type", lambda: _page_type(c, ld) or None)
     guarded("article_body", lambda: ld.body if ld else None)
     return Metadata(**fields)  # type: ignore[arg-type]
