@@ -220,3 +220,25 @@ def test_control_characters_where_clean_edits_text_keep_the_text(
     words = [w for w in (b"one", b"two", b"three", b"four", b"five", b"six", b"seven", b"eight")
              if w in body]
     assert all(w.decode() in article.text for w in words), article.text
+
+
+def test_text_swallowed_by_an_unclosed_button_is_kept(extractor: Extractor) -> None:
+    # An unclosed <div> inside a <button> makes libxml2 ignore </button>: the rest of the page
+    # ends up inside the button.
+    page = (f"<html><body><header><div><button class=menu><span>Menu</span><div class=inner>"
+            f"<div> </button></div></header>"
+            f"<main><article><h1>Breakwater late</h1><p>{EN}</p><p>{EN[::-1]}</p></article>"
+            f"</main></body></html>").encode()
+    text = extractor.extract(page, "http://example.test/a").text
+    assert EN in text and "Breakwater late" in text
+
+
+def test_posts_served_in_noscript_are_kept_and_small_noscripts_dropped(
+        extractor: Extractor) -> None:
+    # Discourse and Flarum put the thread in <noscript> for clients without JavaScript.
+    page = (f"<html><body><noscript><img src=pixel.gif>Enable JavaScript</noscript>"
+            f"<button>Log in</button><div id=app></div><noscript><div class=post><p>{EN}</p>"
+            f"</div><div class=post><p>{ZH}</p></div></noscript></body></html>").encode()
+    text = extractor.extract(page, "http://example.test/t/1").text
+    assert EN in text and ZH in text
+    assert "Enable JavaScript" not in text and "Log in" not in text

@@ -22,6 +22,13 @@ INLINE = (
     "o:p", "fb:like",
 )
 _INLINE = frozenset(INLINE)
+KEEP_IF_BLOCKS = ("button", "noscript")
+"""Dropped when small, kept as a ``div`` when they hold blocks of text: libxml2 lets an
+unclosed ``<button>`` in a page header swallow the whole page, and forum software (Discourse,
+Flarum) serves its posts inside ``<noscript>`` to clients without JavaScript."""
+_BLOCKS = ("p", "div", "article", "section", "main", "li", "table", "h1", "h2", "h3", "h4",
+           "blockquote", "pre")
+_BLOCK_TEXT_CHARS = 200
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 LINE_BREAK = "\u2028"
 """What a ``<br>`` becomes: Unicode's line separator, whitespace to every feature like the
@@ -46,6 +53,10 @@ def _set(el: etree._Element, attr: str, value: str) -> None:
         setattr(el, attr, _NOT_XML.sub("", value))
 
 
+def _text_chars(el: etree._Element) -> int:
+    return sum(len(t) - t.count(" ") for t in el.itertext())
+
+
 def clean(root: html.HtmlElement) -> dict[etree._Element, tuple[int, int]]:
     """Clean ``root`` in place; return ``{block: (link characters, links)}``.
 
@@ -54,6 +65,9 @@ def clean(root: html.HtmlElement) -> dict[etree._Element, tuple[int, int]]:
     alive for the feature pass. Hidden elements stay in the tree; the feature walk skips them,
     which is cheaper than an XPath over every element's style.
     """
+    for el in root.iter(*KEEP_IF_BLOCKS):
+        if next(el.iter(*_BLOCKS), None) is not None and _text_chars(el) >= _BLOCK_TEXT_CHARS:
+            el.tag = "div"
     etree.strip_elements(root, *DROP, etree.Comment, etree.ProcessingInstruction, with_tail=False)
     links: dict[etree._Element, tuple[int, int]] = {}
     for a in root.iter("a"):
