@@ -242,3 +242,16 @@ def test_posts_served_in_noscript_are_kept_and_small_noscripts_dropped(
     text = extractor.extract(page, "http://example.test/t/1").text
     assert EN in text and ZH in text
     assert "Enable JavaScript" not in text and "Log in" not in text
+
+
+@pytest.mark.parametrize("swap", ['<script>$RC("B:0","S:0")</script>', ""])
+def test_react_streamed_segments_are_read_in_place(extractor: Extractor, swap: str) -> None:
+    # React 18 streaming SSR: the finished content arrives hidden at the end of the body and a
+    # script (or, minified, only the shared number) says which boundary it fills.
+    page = (f"<html><body><header><p>Site header line</p></header><!--$?-->"
+            f"<template id=\"B:0\"></template><!--/$--><footer><p>Footer line</p></footer>"
+            f"<div hidden id=\"S:0\"><article><p>{EN}</p></article></div>{swap}"
+            f"</body></html>").encode()
+    text = extractor.extract(page, "http://example.test/a").text
+    assert EN in text
+    assert text.index("Site header line") < text.index(EN) < text.index("Footer line")

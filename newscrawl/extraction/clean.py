@@ -29,6 +29,50 @@ Flarum) serves its posts inside ``<noscript>`` to clients without JavaScript."""
 _BLOCKS = ("p", "div", "article", "section", "main", "li", "table", "h1", "h2", "h3", "h4",
            "blockquote", "pre")
 _BLOCK_TEXT_CHARS = 200
+_SEGMENTS = etree.XPath("//div[@hidden][starts-with(@id, 'S:')]")
+_SWAP_SCRIPTS = etree.XPath("//script[contains(., '$RC(') or contains(., '$RS(')]/text()")
+_SWAP_CALL = re.compile(r"""\$R([CS])\(\s*["']([^"']{1,40})["']\s*,\s*["']([^"']{1,40})["']""")
+
+
+def _place_streamed_segments(root: etree._Element) -> None:
+    """Put React's streamed segments where the page's scripts would.
+
+    React 18 streaming SSR sends finished content late in the body as ``<div hidden
+    id="S:n">`` and a script call that moves it into place: ``$RC("B:0","S:0")`` fills a
+    Suspense boundary, ``$RS("S:1","P:1")`` a placeholder. Without JavaScript the text would
+    sit hidden at the end of the page, where the feature walk skips it.
+    """
+    segments = {el.get("id"): el for el in _SEGMENTS(root)}
+    if not segments:
+        return
+    targets: dict[str, str] = {}
+    for script in _SWAP_SCRIPTS(root):
+        for kind, a, b in _SWAP_CALL.findall(script):
+            segment, target = (b, a) if kind == "C" else (a, b)
+            targets.setdefault(segment, target)
+    # Where no call names a segment (minified away), S:n pairs with the boundary B:n or
+    # the slot P:n, as React numbers them.
+    wanted = set(targets.values()) | {p + s[2:] for s in segments for p in ("B:", "P:")}
+    by_id = {el.get("id"): el for el in root.iter("template", "span", "div")
+             if el.get("id") in wanted}
+    for seg_id, segment in segments.items():
+        del segment.attrib["hidden"]
+        target = by_id.get(targets.get(seg_id, ""))
+        if target is None:
+            target = by_id.get("B:" + seg_id[2:], by_id.get("P:" + seg_id[2:]))
+        parent = target.getparent() if target is not None else None
+        if parent is None or target is segment or segment in target.iterancestors():
+            continue
+        tail, segment.tail = segment.tail, None
+        prev = segment.getprevious()
+        if tail:  # the text after the segment stays where it was
+            if prev is not None:
+                prev.tail = (prev.tail or "") + tail
+            elif segment.getparent() is not None:
+                owner = segment.getparent()
+                owner.text = (owner.text or "") + tail
+        segment.tail = target.tail
+        parent.replace(target, segment)
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 LINE_BREAK = "\u2028"
 """What a ``<br>`` becomes: Unicode's line separator, whitespace to every feature like the
@@ -65,6 +109,7 @@ def clean(root: html.HtmlElement) -> dict[etree._Element, tuple[int, int]]:
     alive for the feature pass. Hidden elements stay in the tree; the feature walk skips them,
     which is cheaper than an XPath over every element's style.
     """
+    _place_streamed_segments(root)
     for el in root.iter(*KEEP_IF_BLOCKS):
         if next(el.iter(*_BLOCKS), None) is not None and _text_chars(el) >= _BLOCK_TEXT_CHARS:
             el.tag = "div"
