@@ -110,3 +110,20 @@ def test_model_file_is_json_readable_by_xgboost_without_newscrawl(tmp_path: Path
     booster.save_model(str(tmp_path / "m.json"))
     doc = json.loads((tmp_path / "m.json").read_text())
     assert doc["learner"]["feature_names"] == list(FEATURE_NAMES)
+
+
+def test_nodes_are_chosen_over_the_threshold_else_the_near_best_when_plausible() -> None:
+    from newscrawl.extraction.assemble import choose_nodes
+
+    assert choose_nodes(np.array([0.6, 0.45, 0.1])).tolist() == [True, False, False]
+    assert choose_nodes(np.array([0.35, 0.3, 0.1])).tolist() == [True, True, False]
+    assert not choose_nodes(np.array([0.25, 0.1])).any()
+    assert not choose_nodes(np.zeros(0)).any()
+
+
+def test_a_page_of_one_paragraph_gives_that_paragraph() -> None:
+    prose = ("AI has not meaningfully changed anything in security so far. Phishing with faked "
+             "voices is still rare, and most breaches still begin with a reused password.")
+    article = Extractor().extract(f"<html><body><ol><li><p>{prose}</p></li></ol></body></html>",
+                                  "http://example.test/a")
+    assert article.text == prose and article.reason is None

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..extraction.assemble import assemble, smooth
+from ..extraction.assemble import assemble, choose_nodes, smooth
 from ..extraction.features import FEATURE_NAMES
 from .scoring import bag_prf
 
@@ -142,7 +142,7 @@ def cross_validate(data_dir: str, folds: int = 5, limit: int | None = None,
               file=sys.stderr)
 
     def raw(_table, p: np.ndarray) -> np.ndarray:
-        return p > 0.5
+        return choose_nodes(p)
 
     def smoothed(table, p: np.ndarray) -> np.ndarray:
         return smooth(table, p) > 0.5

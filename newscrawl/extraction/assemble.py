@@ -24,6 +24,20 @@ def smooth(table: NodeTable, proba: np.ndarray) -> np.ndarray:
     return 0.5 * proba + 0.5 * cont_mean[inv]
 
 
+FALLBACK_FLOOR = 0.3
+"""On a page where no node passes the threshold, the most probable nodes are kept if the best
+has at least this probability: a page of one or two paragraphs has no neighbours to vouch for
+them, and a corpus is better served by its paragraph than by nothing."""
+
+
+def choose_nodes(proba: np.ndarray, threshold: float = 0.5) -> np.ndarray:
+    """Which nodes make the article: those over ``threshold``; else the near-best, as above."""
+    keep = proba > threshold
+    if not keep.any() and len(proba) and proba.max() >= FALLBACK_FLOOR:
+        keep = proba >= 0.8 * proba.max()
+    return keep
+
+
 REPEAT_MIN_CHARS = 15
 """A kept paragraph this long (non-space characters) is written once when the page repeats it
 elsewhere; shorter ones ("Reply", a date, a price) legitimately recur in content."""

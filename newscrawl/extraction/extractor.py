@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .article import Article
-from .assemble import assemble
+from .assemble import assemble, choose_nodes
 from .clean import clean
 from .decode import NotText, decode
 from .features import NodeTable, node_features
@@ -100,7 +100,7 @@ class Extractor:
             t0 = time.perf_counter()
             proba = self.model.predict(table)
             t1 = time.perf_counter()
-            keep = proba > self.threshold
+            keep = choose_nodes(proba, self.threshold)
             text = assemble(table, keep)
             kept = int(keep.sum())
             t2 = time.perf_counter()

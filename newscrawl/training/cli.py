@@ -18,6 +18,7 @@ import numpy as np
 import xgboost as xgb
 
 from ..evaluation.evaluate import dataset_page_scores, node_prf, page_summary, score_model
+from ..extraction.assemble import choose_nodes
 from ..extraction.context import CONTEXT_NAMES
 from ..extraction.features import FEATURE_NAMES, FEATURE_VERSION
 from .dataset import build_dataset
@@ -74,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
     rows = page_rows(ds)
     scores = {
         name: {"node": node_prf(proba > 0.5, y),
-               "page": page_summary(dataset_page_scores(ds, lambda i, p=proba: p[rows[i]] > 0.5))}
+               "page": page_summary(dataset_page_scores(
+                   ds, lambda i, p=proba: choose_nodes(p[rows[i]])))}
         for name, proba in (("two stages (shipped)", oof.stage2), ("stage 1 alone", oof.stage1))
     }
     ceiling = page_summary(dataset_page_scores(ds, lambda i: ds.pages[i].y > 0.5))
@@ -120,7 +122,8 @@ def model_card(args: argparse.Namespace, ds, stage1, stage2, scores: dict, ceili
         "whether it belongs to the main content. Two XGBoost stages: stage 1 over "
         f"{len(FEATURE_NAMES)} per-node features, stage 2 over {len(CONTEXT_NAMES)} features "
         "of each node's neighbourhood in stage 1's probabilities (reading-order window, "
-        "container, parent). A node is kept when stage 2 says > 0.5.",
+        "container, parent). A node is kept when stage 2 says > 0.5 (on a page where none does, "
+        "the near-best when the best says >= 0.3).",
         "",
         "## Files",
         "",
