@@ -24,6 +24,7 @@ DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 # scores on the whole set); each floor sits about 0.02 under, to absorb harmless changes.
 WCXB_FLOOR = {"all": 0.87, "article": 0.93}  # measured 0.890, 0.951
 ZH_FLOOR = 0.90  # measured 0.919
+READABILITY_FLOOR = 0.92  # measured 0.939
 
 
 def _data(name: str) -> Path:
@@ -68,3 +69,13 @@ def test_zh_pages_scored_by_characters_stay_above_floor() -> None:
     assert len(scores["all"]) == 20
     mean = statistics.fmean(scores["all"])
     assert mean >= ZH_FLOOR, f"zh-dev character F1 {mean:.3f} < {ZH_FLOOR}"
+
+
+def test_readability_pages_stay_above_floor() -> None:
+    """Mozilla Readability's test pages (mostly English, some French, Spanish, Chinese,
+    Japanese, right-to-left), never trained on: synthetic one-paragraph pages and pages that
+    repeat a paragraph on purpose are in there, so this catches decoding rules tuned to WCXB."""
+    scores = _scores("readability-pages", every=1)
+    assert len(scores["all"]) >= 120
+    mean = statistics.fmean(scores["all"])
+    assert mean >= READABILITY_FLOOR, f"readability page F1 {mean:.3f} < {READABILITY_FLOOR}"
