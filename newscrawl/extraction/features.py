@@ -177,20 +177,25 @@ def node_chars(X: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=65536)
-def _token_mask(token: str) -> int:
-    """Groups named by one class or id token; bounded cache, since tokens recur across pages."""
-    mask = 0
-    for word in token.lower().translate(_WORD_SPLIT).split():
-        mask |= _WORD_MASK.get(word, 0)
-        for k in range(3, min(len(word), 12)):
-            mask |= _AFFIX_MASK.get(word[:k], 0) | _AFFIX_MASK.get(word[-k:], 0)
+def _word_mask(word: str) -> int:
+    """Groups named by one word of a class or id, exactly or as a prefix or suffix.
+
+    Cached per word rather than per token or value: words recur across sites ("header",
+    "wrapper", "col") where whole values rarely do, so a page's new values are mostly made
+    of known words.
+    """
+    mask = _WORD_MASK.get(word, 0)
+    for k in range(3, min(len(word), 12)):
+        mask |= _AFFIX_MASK.get(word[:k], 0) | _AFFIX_MASK.get(word[-k:], 0)
     return mask
 
 
+@lru_cache(maxsize=65536)
 def _class_mask(attrs: str) -> int:
+    """Groups named by a class/id value; bounded caches, since values recur within a site."""
     mask = 0
-    for token in attrs.split():
-        mask |= _token_mask(token)
+    for word in attrs.lower().translate(_WORD_SPLIT).split():
+        mask |= _word_mask(word)
     return mask
 
 
@@ -209,7 +214,6 @@ def _walk(root: etree._Element, links: dict):
     stack: list[int] = []
     anc_stack: list[tuple[int, ...]] = []
     no_anc = (-_NO_ANCESTOR * 4,) * len(GROUPS)
-    mask_cache: dict[str, int] = {}
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, el in walker:
         if event == "start":
@@ -227,11 +231,7 @@ def _walk(root: etree._Element, links: dict):
             mask = _TAG_MASK[code]
             names = el.keys()  # one call; most elements have no attributes at all
             if names and ("class" in names or "id" in names):
-                key = f"{el.get('class', '')} {el.get('id', '')}"
-                cmask = mask_cache.get(key)
-                if cmask is None:
-                    cmask = mask_cache[key] = _class_mask(key)
-                mask |= cmask
+                mask |= _class_mask(f"{el.get('class', '')} {el.get('id', '')}")
             a = anc_stack[-1] if anc_stack else no_anc
             if mask:
                 a = list(a)
