@@ -1,9 +1,10 @@
 """Check that a code change leaves extraction output untouched: feature matrices and texts.
 
     PYTHONPATH=. .venv/bin/python scripts/same_features.py --data ../shared/data/wcxb-dev \
-        [--n 300] [--ref main]
+        [--n 300] [--ref REV]
 
-Exports ``--ref`` (a git revision) to a temporary directory, runs ``page_nodes`` and
+Exports ``--ref`` (a git revision; default: where this branch left ``main``, the code the
+branch's changes are measured against) to a temporary directory, runs ``page_nodes`` and
 ``Extractor.extract`` over the first N pages there and here (each in its own child process,
 so the two code versions never share a module cache), and compares per page ``table.X``
 (``np.array_equal``), ``table.texts``, ``owner``, ``container``, ``Article.text`` and the
@@ -74,13 +75,16 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", required=True)
     ap.add_argument("--n", type=int, default=300)
-    ap.add_argument("--ref", default="main")
+    ap.add_argument("--ref", default=None, help="git revision (default: merge-base with main)")
     ap.add_argument("--dump", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.dump:
         _dump(str(Path(args.data).resolve()), args.n, args.dump)
         return 0
     data = str(Path(args.data).resolve())
+    if args.ref is None:
+        args.ref = subprocess.run(["git", "merge-base", "main", "HEAD"], cwd=ROOT, check=True,
+                                  capture_output=True, text=True).stdout.strip()
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
         archive = subprocess.run(["git", "archive", args.ref], cwd=ROOT, check=True,
