@@ -32,6 +32,8 @@ TAGS = (
 )
 _TAG_CODE = {t: i for i, t in enumerate(TAGS)}
 _HEADINGS = frozenset(_TAG_CODE[f"h{i}"] for i in range(1, 7))
+_IS_HEADING = np.zeros(len(TAGS), dtype=bool)
+_IS_HEADING[list(_HEADINGS)] = True
 _CONTAINERS = frozenset(
     _TAG_CODE[t] for t in ("other", "html", "body", "div", "section", "article", "main", "aside",
                            "nav", "header", "footer", "ul", "ol", "dl", "table", "td", "th",
@@ -266,6 +268,7 @@ def _walk(root: etree._Element, links: dict):
 
 
 _CHUNK_CHARS = 1 << 20
+_BINCOUNT_MAX = 1 << 20
 
 
 def _classes(text: str) -> np.ndarray:
@@ -334,6 +337,23 @@ def collapse_spaces(text: str) -> str:
 
 def _norm(text: str) -> str:
     return collapse_spaces(text).lower()
+
+
+def _owner_rows(anc: list[tuple[int, ...]], owner: list[int]) -> np.ndarray:
+    """``np.asarray([anc[k] for k in owner])``, converting each distinct tuple once: siblings
+    share their parent's tuple object, and converting Python ints is the cost."""
+    row_of: dict[int, int] = {}
+    distinct: list[tuple[int, ...]] = []
+    rows: list[int] = []
+    for k in owner:
+        a = anc[k]
+        j = row_of.get(id(a))
+        if j is None:
+            j = row_of[id(a)] = len(distinct)
+            distinct.append(a)
+        rows.append(j)
+    table = np.asarray(distinct, dtype=np.int64).reshape(-1, len(GROUPS))
+    return table[np.asarray(rows, dtype=np.intp)]
 
 
 def node_features(root: etree._Element, links: dict, meta: Metadata | None = None) -> NodeTable:
@@ -417,8 +437,12 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     # Same-tag siblings and child counts, per element.
     cont = np.asarray(cont, dtype=np.int64)
     key = parent_a * len(TAGS) + tag_code_a
-    _, inverse, key_counts = np.unique(key, return_inverse=True, return_counts=True)
-    same_tag = key_counts[inverse] - 1
+    if (n_el + 1) * len(TAGS) <= _BINCOUNT_MAX:  # a direct count; np.unique sorts
+        key += len(TAGS)  # the root's parent is -1
+        same_tag = np.bincount(key)[key] - 1
+    else:
+        _, inverse, key_counts = np.unique(key, return_inverse=True, return_counts=True)
+        same_tag = key_counts[inverse] - 1
     children = np.bincount(parent_a[1:], minlength=n_el) if n_el > 1 else np.zeros(n_el)
     siblings = children[np.maximum(parent_a, 0)] - 1
 
@@ -437,7 +461,7 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     X[:, col["siblings"]] = np.log1p(siblings[o])
     X[:, col["children"]] = np.log1p(children[o])
     X[:, col["owner_text_nodes"]] = np.log1p(own_nodes[o])
-    X[:, col["is_heading"]] = np.isin(tag_code_a[o], list(_HEADINGS))
+    X[:, col["is_heading"]] = _IS_HEADING[tag_code_a[o]]
     X[:, col["rank"]] = np.arange(n) / n
     X[:, col["chars_before"]] = (np.cumsum(chars) - chars) / total_chars
 
@@ -474,7 +498,7 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
             X[:, col[f"{side}{k}_punct_ratio"]] = np.where(valid, node_pr[src], -1.0)
             X[:, col[f"{side}{k}_same_cont"]] = valid & (co[src] == co)
 
-    anc_a = np.asarray([anc[k] for k in owner], dtype=np.int64)
+    anc_a = _owner_rows(anc, owner)
     dist = np.minimum(depth_a[o][:, None] - anc_a, _NO_ANCESTOR)
     for g_i, g in enumerate(GROUPS):
         X[:, col[f"anc_{g}"]] = dist[:, g_i]
