@@ -92,6 +92,7 @@ for _g, _tags in TAG_GROUPS.items():
         _TAG_MASK[_TAG_CODE[_t]] |= _GROUP_BIT[_g]
 _DISPLAY_NONE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _NO_ANCESTOR = 30  # distance reported when no ancestor carries the group
+_GROUP_SHIFTS = np.arange(len(GROUPS), dtype=np.int64)
 
 # Character classes, looked up per codepoint.
 C_OTHER, C_SPACE, C_LOWER, C_UPPER, C_LETTER, C_DIGIT, C_STOP, C_PUNCT, C_SYMBOL = range(9)
@@ -209,13 +210,11 @@ def _walk(root: etree._Element, links: dict):
     parent: list[int] = []
     depth: list[int] = []
     end: list[int] = []
-    anc: list[tuple[int, ...]] = []
+    masks: list[int] = []
     texts: list[str] = []
     owner: list[int] = []
     tails: list[bool] = []
     stack: list[int] = []
-    anc_stack: list[tuple[int, ...]] = []
-    no_anc = (-_NO_ANCESTOR * 4,) * len(GROUPS)
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, el in walker:
         if event == "start":
@@ -234,15 +233,7 @@ def _walk(root: etree._Element, links: dict):
             names = el.keys()  # one call; most elements have no attributes at all
             if names and ("class" in names or "id" in names):
                 mask |= _class_mask(f"{el.get('class', '')} {el.get('id', '')}")
-            a = anc_stack[-1] if anc_stack else no_anc
-            if mask:
-                a = list(a)
-                while mask:
-                    low = mask & -mask
-                    a[low.bit_length() - 1] = d
-                    mask ^= low
-                a = tuple(a)
-            anc.append(a)
+            masks.append(mask)
             text = el.text
             if names and (
                 "hidden" in names or el.get("aria-hidden") == "true"
@@ -254,17 +245,41 @@ def _walk(root: etree._Element, links: dict):
                 owner.append(i)
                 tails.append(False)
             stack.append(i)
-            anc_stack.append(a)
         else:
             i = stack.pop()
-            anc_stack.pop()
             end[i] = len(tag_code)
             tail = el.tail
             if stack and tail and not tail.isspace():
                 texts.append(tail)
                 owner.append(stack[-1])
                 tails.append(True)
-    return tag_code, parent, depth, end, anc, texts, owner, tails, cont, link_at
+    return tag_code, parent, depth, end, masks, texts, owner, tails, cont, link_at
+
+
+def _ancestor_distances(masks: list[int], parent: np.ndarray, depth: np.ndarray,
+                        owner: np.ndarray) -> np.ndarray:
+    """Per text node and group, levels up from its element to the nearest element (itself
+    included) carrying the group, ``_NO_ANCESTOR`` when none is nearer.
+
+    Pointer jumping over all elements at once: after round k each element knows the nearest
+    carrier within 2**k levels, and five rounds cover the 30 levels that are ever reported.
+    (The walk used to carry a tuple of 28 depths down the tree, copied at every element with
+    a group, then converted each text node's tuple from Python ints.)
+    """
+    mask = np.asarray(masks, dtype=np.int64)
+    carries = ((mask[:, None] >> _GROUP_SHIFTS) & 1).astype(bool)
+    small = np.int16 if len(depth) and depth.max() < np.iinfo(np.int16).max else np.int32
+    # Depth of the nearest carrier, -1 for none yet; 16 bits keep a huge page's table small.
+    nearest = np.where(carries, depth.astype(small)[:, None], small(-1))
+    up = np.maximum(parent, 0)  # the root is its own parent: it has nothing above it
+    span = 1
+    while span < _NO_ANCESTOR:
+        nearest = np.where(nearest >= 0, nearest, nearest[up])
+        up = up[up]
+        span *= 2
+    near = nearest[owner]
+    return np.where(near >= 0, np.minimum(depth[owner][:, None] - near, _NO_ANCESTOR),
+                    _NO_ANCESTOR)
 
 
 _CHUNK_CHARS = 1 << 20
@@ -339,23 +354,6 @@ def _norm(text: str) -> str:
     return collapse_spaces(text).lower()
 
 
-def _owner_rows(anc: list[tuple[int, ...]], owner: list[int]) -> np.ndarray:
-    """``np.asarray([anc[k] for k in owner])``, converting each distinct tuple once: siblings
-    share their parent's tuple object, and converting Python ints is the cost."""
-    row_of: dict[int, int] = {}
-    distinct: list[tuple[int, ...]] = []
-    rows: list[int] = []
-    for k in owner:
-        a = anc[k]
-        j = row_of.get(id(a))
-        if j is None:
-            j = row_of[id(a)] = len(distinct)
-            distinct.append(a)
-        rows.append(j)
-    table = np.asarray(distinct, dtype=np.int64).reshape(-1, len(GROUPS))
-    return table[np.asarray(rows, dtype=np.intp)]
-
-
 def node_features(root: etree._Element, links: dict, meta: Metadata | None = None) -> NodeTable:
     """Walk the cleaned tree once and compute every text node's row of ``FEATURE_NAMES``.
 
@@ -363,7 +361,7 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     before the links were unwrapped.
     """
     meta = meta or Metadata()
-    tag_code, parent, depth, end, anc, texts, owner, tails, cont, link_at = _walk(root, links)
+    tag_code, parent, depth, end, masks, texts, owner, tails, cont, link_at = _walk(root, links)
     n = len(texts)
     n_el = len(tag_code)
     X = np.zeros((n, len(FEATURE_NAMES)), dtype=np.float32)
@@ -498,8 +496,7 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
             X[:, col[f"{side}{k}_punct_ratio"]] = np.where(valid, node_pr[src], -1.0)
             X[:, col[f"{side}{k}_same_cont"]] = valid & (co[src] == co)
 
-    anc_a = _owner_rows(anc, owner)
-    dist = np.minimum(depth_a[o][:, None] - anc_a, _NO_ANCESTOR)
+    dist = _ancestor_distances(masks, parent_a, depth_a, o)
     for g_i, g in enumerate(GROUPS):
         X[:, col[f"anc_{g}"]] = dist[:, g_i]
 
