@@ -135,7 +135,8 @@ def _detect_tolerant(body: bytes) -> str | None:
     return None
 
 
-def choose_encoding(body: bytes, content_type: str | None = None) -> str:
+def _choose_encoding(body: bytes, content_type: str | None = None
+                     ) -> tuple[str, str | None]:
     """The codec to read ``body`` with, checked against the bytes rather than trusted.
 
     BOM first. Then the header and then ``<meta>``: a declaration is taken when it decodes the
@@ -144,13 +145,16 @@ def choose_encoding(body: bytes, content_type: str | None = None) -> str:
     ``<meta>`` that decodes, and to a detector when reading it as cp1252 garbles whole words.
     Undeclared bytes are tried as UTF-8 (strictly, then allowing a few bad bytes) before the
     detector guesses.
+
+    Also returns the strict UTF-8 decoding when it was made (None otherwise), so ``decode``
+    need not decode a UTF-8 page a second time.
     """
     bom = read_bom(body[:4])[0]
     if bom:
-        return resolve_encoding(bom) or bom
+        return resolve_encoding(bom) or bom, None
     utf16 = _utf16_without_bom(body[:1024])
     if utf16:
-        return utf16
+        return utf16, None
     header = http_content_type_encoding(content_type) if content_type else None
     meta = _meta_encoding(body)
     utf8 = _decodes(body, "utf-8")
@@ -160,28 +164,33 @@ def choose_encoding(body: bytes, content_type: str | None = None) -> str:
             continue  # no BOM and no NUL pattern: the label is wrong (WHATWG: read as UTF-8)
         if declared == "utf-8":
             if utf8 is not None or _nearly_decodes(body, "utf-8"):
-                return "utf-8"
+                return "utf-8", utf8
             continue
         text = _decodes(body, declared)
         if text is None:
             if declared not in _WEAK and _nearly_decodes(body, declared):
-                return declared
+                return declared, utf8
             continue
         if declared not in _WEAK:
-            return declared
+            return declared, utf8
         if utf8 is not None and not utf8.isascii():
-            return "utf-8"
+            return "utf-8", utf8
         if not _looks_mojibake(text):
-            return declared
+            return declared, utf8
         weak_fallback = weak_fallback or declared
     if utf8 is not None:
-        return "utf-8"
+        return "utf-8", utf8
     if _nearly_decodes(body, "utf-8"):
-        return "utf-8"
+        return "utf-8", utf8
     guess = _detect(body) or _detect_tolerant(body)
     if guess and (weak_fallback is None or resolve_encoding(guess) not in _WEAK):
-        return guess
-    return weak_fallback or header or meta or "utf-8"
+        return guess, utf8
+    return weak_fallback or header or meta or "utf-8", utf8
+
+
+def choose_encoding(body: bytes, content_type: str | None = None) -> str:
+    """The codec to read ``body`` with (see ``_choose_encoding``)."""
+    return _choose_encoding(body, content_type)[0]
 
 
 def decode(body: bytes | str, content_type: str | None = None) -> tuple[str, str]:
@@ -206,8 +215,11 @@ def decode(body: bytes | str, content_type: str | None = None) -> tuple[str, str
         raise NotText("empty")
     if looks_binary(body):
         raise NotText("binary")
-    encoding = choose_encoding(body, content_type)
-    encoding, text = html_to_unicode(f"text/html; charset={encoding}", body)
+    encoding, utf8 = _choose_encoding(body, content_type)
+    if encoding == "utf-8" and utf8 is not None:
+        text = utf8  # what html_to_unicode would give: valid UTF-8, no BOM (handled above)
+    else:
+        encoding, text = html_to_unicode(f"text/html; charset={encoding}", body)
     if not text.strip():
         raise NotText("empty")
     return encoding, text
