@@ -125,6 +125,9 @@ def _class_table() -> np.ndarray:
 
 
 _CLASS_OF = _class_table()
+# Every codepoint (1.1 MB): one lookup per character instead of clamp, lookup and fix-up.
+_CLASS_OF_ALL = np.full(0x110000, C_LETTER, dtype=np.uint8)
+_CLASS_OF_ALL[:0x10000] = _CLASS_OF
 
 
 def _names() -> tuple[str, ...]:
@@ -288,9 +291,7 @@ _BINCOUNT_MAX = 1 << 20
 
 def _classes(text: str) -> np.ndarray:
     cps = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    cls = _CLASS_OF[np.minimum(cps, 0xFFFF)]
-    cls[cps > 0xFFFF] = C_LETTER
-    return cls
+    return _CLASS_OF_ALL[cps]
 
 
 def _char_counts(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -482,19 +483,17 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     node_chars = X[:, col["chars"]]
     node_ld = X[:, col["own_link_density"]]
     node_pr = X[:, col["punct_ratio"]]
-    for side, sign in (("prev", 1), ("next", -1)):
-        for k in (1, 2):
-            shift = sign * k
-            valid = np.zeros(n, dtype=bool)
-            if sign > 0:
-                valid[k:] = True
-            else:
-                valid[: n - k] = True
-            src = np.clip(np.arange(n) - shift, 0, n - 1)
-            X[:, col[f"{side}{k}_chars"]] = np.where(valid, node_chars[src], -1.0)
-            X[:, col[f"{side}{k}_link_density"]] = np.where(valid, node_ld[src], -1.0)
-            X[:, col[f"{side}{k}_punct_ratio"]] = np.where(valid, node_pr[src], -1.0)
-            X[:, col[f"{side}{k}_same_cont"]] = valid & (co[src] == co)
+    for k in (1, 2):
+        # Row i sees row i - k (prev) or i + k (next); -1, and not the same container, past
+        # either end.
+        head, tail = slice(None, max(n - k, 0)), slice(k, None)
+        for side, dst, src in (("prev", tail, head), ("next", head, tail)):
+            for name, values in (("chars", node_chars), ("link_density", node_ld),
+                                 ("punct_ratio", node_pr)):
+                column = X[:, col[f"{side}{k}_{name}"]]
+                column[:] = -1.0
+                column[dst] = values[src]
+            X[dst, col[f"{side}{k}_same_cont"]] = co[dst] == co[src]
 
     dist = _ancestor_distances(masks, parent_a, depth_a, o)
     for g_i, g in enumerate(GROUPS):
