@@ -31,6 +31,7 @@ def _parser(encoding: str | None = None) -> html.HTMLParser:
     parser = html.HTMLParser(
         recover=True, remove_comments=True, remove_pis=True, no_network=True,
         default_doctype=False, huge_tree=True, encoding=encoding,
+        collect_ids=False,  # no id lookups here; skips libxml2's hash of id attributes
     )
     parser.set_element_class_lookup(_LOOKUP)
     return parser
