@@ -206,7 +206,11 @@ def _class_mask(attrs: str) -> int:
 
 
 def _walk(root: etree._Element, links: dict):
-    """One pre-order walk: element arrays and text nodes (text and tails, in reading order)."""
+    """One pre-order walk: element arrays and text nodes (text and tails, in reading order).
+
+    The loop body runs twice per element, so it is kept to list appends and local lookups:
+    the stack starts with a -1 sentinel (the root's parent) instead of testing for emptiness.
+    """
     link_at: list[tuple[int, int, int]] = []
     cont: list[int] = []
     tag_code: list[int] = []
@@ -217,33 +221,37 @@ def _walk(root: etree._Element, links: dict):
     texts: list[str] = []
     owner: list[int] = []
     tails: list[bool] = []
-    stack: list[int] = []
+    stack: list[int] = [-1]
+    code_of = _TAG_CODE.get  # comments, PIs and entities have non-str tags: code 0
+    containers = _CONTAINERS
+    tag_mask = _TAG_MASK
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, el in walker:
         if event == "start":
             i = len(tag_code)
-            tag = el.tag
-            code = _TAG_CODE.get(tag, 0) if isinstance(tag, str) else 0
-            d = len(stack)
+            code = code_of(el.tag, 0)
+            top = stack[-1]
             tag_code.append(code)
-            parent.append(stack[-1] if stack else -1)
-            depth.append(d)
+            parent.append(top)
+            depth.append(len(stack) - 1)
             end.append(i + 1)
-            cont.append(i if code in _CONTAINERS or not stack else cont[stack[-1]])
+            cont.append(i if code in containers or top < 0 else cont[top])
             if el in links:
                 link_at.append((i, *links[el]))
-            mask = _TAG_MASK[code]
+            mask = tag_mask[code]
             names = el.keys()  # one call; most elements have no attributes at all
-            if names and ("class" in names or "id" in names):
-                mask |= _class_mask(f"{el.get('class', '')} {el.get('id', '')}")
+            if names:
+                if "class" in names or "id" in names:
+                    mask |= _class_mask(f"{el.get('class', '')} {el.get('id', '')}")
+                if ("hidden" in names or el.get("aria-hidden") == "true"
+                        or ("style" in names and _DISPLAY_NONE.search(el.get("style")))):
+                    walker.skip_subtree()  # its text and subtree go; its tail stays
+                    masks.append(mask)
+                    stack.append(i)
+                    continue
             masks.append(mask)
             text = el.text
-            if names and (
-                "hidden" in names or el.get("aria-hidden") == "true"
-                or ("style" in names and _DISPLAY_NONE.search(el.get("style")))
-            ):
-                walker.skip_subtree()
-            elif text and not text.isspace():
+            if text and not text.isspace():
                 texts.append(text)
                 owner.append(i)
                 tails.append(False)
@@ -252,7 +260,7 @@ def _walk(root: etree._Element, links: dict):
             i = stack.pop()
             end[i] = len(tag_code)
             tail = el.tail
-            if stack and tail and not tail.isspace():
+            if tail and i and not tail.isspace():  # the root's tail is outside the page
                 texts.append(tail)
                 owner.append(stack[-1])
                 tails.append(True)
