@@ -151,6 +151,7 @@ def _names() -> tuple[str, ...]:
 
 FEATURE_NAMES: tuple[str, ...] = _names()
 _COL = {name: j for j, name in enumerate(FEATURE_NAMES)}
+_DENSITY_COLS = 12  # per level: link_density ... ds_rel, adjacent in FEATURE_NAMES
 _ARTICLE_TYPES = ("article", "posting", "report", "blog", "review", "recipe", "howto", "qapage")
 
 
@@ -472,20 +473,17 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     X[:, col["rank"]] = np.arange(n) / n
     X[:, col["chars_before"]] = (np.cumsum(chars) - chars) / total_chars
 
+    # The twelve density columns of each level, computed once per element in their column
+    # order, then gathered for own element, parent, grandparent and container.
+    per_element = np.column_stack((
+        sub_link / np.maximum(sub_chars, 1.0), np.log1p(sub_links), sub_chars / total_chars,
+        np.log1p(sub_chars), np.log1p(sub_nodes),
+        np.log1p(sub_chars / np.maximum(sub_nodes, 1.0)), np.log1p(sub_p), np.log1p(desc),
+        sub_punct / np.maximum(sub_chars, 1.0), np.log1p(dt), np.log1p(ds), ds / ds_max,
+    ))
     for lv, e in (("own", o), ("par", po), ("grand", gpo), ("cont", co)):
-        c = sub_chars[e]
-        X[:, col[f"{lv}_link_density"]] = sub_link[e] / np.maximum(c, 1.0)
-        X[:, col[f"{lv}_link_count"]] = np.log1p(sub_links[e])
-        X[:, col[f"{lv}_text_share"]] = c / total_chars
-        X[:, col[f"{lv}_chars"]] = np.log1p(c)
-        X[:, col[f"{lv}_text_nodes"]] = np.log1p(sub_nodes[e])
-        X[:, col[f"{lv}_mean_node_chars"]] = np.log1p(c / np.maximum(sub_nodes[e], 1.0))
-        X[:, col[f"{lv}_p_desc"]] = np.log1p(sub_p[e])
-        X[:, col[f"{lv}_desc"]] = np.log1p(desc[e])
-        X[:, col[f"{lv}_punct_density"]] = sub_punct[e] / np.maximum(c, 1.0)
-        X[:, col[f"{lv}_dt"]] = np.log1p(dt[e])
-        X[:, col[f"{lv}_ds"]] = np.log1p(ds[e])
-        X[:, col[f"{lv}_ds_rel"]] = ds[e] / ds_max
+        first = col[f"{lv}_link_density"]
+        X[:, first:first + _DENSITY_COLS] = per_element[e]
 
     # Neighbours in reading order.
     node_chars = X[:, col["chars"]]
@@ -504,8 +502,8 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
             X[dst, col[f"{side}{k}_same_cont"]] = co[dst] == co[src]
 
     dist = _ancestor_distances(masks, parent_a, depth_a, o)
-    for g_i, g in enumerate(GROUPS):
-        X[:, col[f"anc_{g}"]] = dist[:, g_i]
+    first = col[f"anc_{GROUPS[0]}"]
+    X[:, first:first + len(GROUPS)] = dist
 
     # Page-level hints.
     in_best = (o >= best) & (o < end_a[best])
