@@ -197,13 +197,37 @@ def _word_mask(word: str) -> int:
     return mask
 
 
-@lru_cache(maxsize=65536)
-def _class_mask(attrs: str) -> int:
-    """Groups named by a class/id value; bounded caches, since values recur within a site."""
-    mask = 0
-    for word in attrs.lower().translate(_WORD_SPLIT).split():
-        mask |= _word_mask(word)
-    return mask
+_VALUE_MASKS: dict[str, int] = {}
+_VALUE_MASKS_MAX = 65536
+
+
+def _class_masks(values: list[str]) -> list[int]:
+    """Groups named by each class/id value (the words of "class id"), for a page at once.
+
+    Values recur within a site, so they are cached (bounded: emptied when full). Most of a
+    page's values are new to the cache, though, and those are lower-cased and split in a few
+    calls over all of them joined by NUL (which lxml strings never hold, and which, like
+    whitespace, ends the context of ``lower()``'s final-sigma rule).
+    """
+    cache = _VALUE_MASKS
+    found: dict[str, int] = {}
+    new: list[str] = []
+    for value in dict.fromkeys(values):
+        mask = cache.get(value)
+        if mask is None:
+            new.append(value)
+        else:
+            found[value] = mask
+    if new:
+        if len(cache) + len(new) > _VALUE_MASKS_MAX:
+            cache.clear()
+        parts = "\x00".join(new).lower().translate(_WORD_SPLIT).split("\x00")
+        for value, part in zip(new, parts, strict=True):
+            mask = 0
+            for word in part.split():
+                mask |= _word_mask(word)
+            found[value] = cache[value] = mask
+    return [found[value] for value in values]
 
 
 def _walk(root: etree._Element, links: dict):
@@ -219,6 +243,8 @@ def _walk(root: etree._Element, links: dict):
     depth: list[int] = []
     end: list[int] = []
     masks: list[int] = []
+    keyed: list[int] = []
+    keys: list[str] = []
     texts: list[str] = []
     owner: list[int] = []
     tails: list[bool] = []
@@ -243,7 +269,8 @@ def _walk(root: etree._Element, links: dict):
             names = el.keys()  # one call; most elements have no attributes at all
             if names:
                 if "class" in names or "id" in names:
-                    mask |= _class_mask(f"{el.get('class', '')} {el.get('id', '')}")
+                    keyed.append(i)
+                    keys.append(f"{el.get('class', '')} {el.get('id', '')}")
                 if ("hidden" in names or el.get("aria-hidden") == "true"
                         or ("style" in names and _DISPLAY_NONE.search(el.get("style")))):
                     walker.skip_subtree()  # its text and subtree go; its tail stays
@@ -265,6 +292,8 @@ def _walk(root: etree._Element, links: dict):
                 texts.append(tail)
                 owner.append(stack[-1])
                 tails.append(True)
+    for i, mask in zip(keyed, _class_masks(keys), strict=True):
+        masks[i] |= mask
     return tag_code, parent, depth, end, masks, texts, owner, tails, cont, link_at
 
 
