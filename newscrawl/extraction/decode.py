@@ -26,6 +26,8 @@ _BINARY_MAGIC = (
 )
 _WRAPPER_ENCODING = re.compile(rb"""<text\b[^>]*\bencoding\s*=\s*["']?([\w.:-]+)""", re.I)
 _SNIFF_BYTES = 65536
+# Every byte but the control bytes that text does not use (below 9, and 14 to 31).
+_NOT_CONTROL = bytes(b for b in range(256) if not (b < 9 or 13 < b < 32))
 
 
 class NotText(ValueError):
@@ -54,7 +56,7 @@ def looks_binary(body: bytes) -> bool:
     # UTF-16/32 text carries NULs: trust a BOM or the NUL pattern before counting them.
     if read_bom(body[:4])[0] is not None or _utf16_without_bom(body[:1024]):
         return False
-    controls = sum(1 for b in head if b < 9 or 13 < b < 32)
+    controls = len(head.translate(None, _NOT_CONTROL))  # counted in C, not byte by byte
     # Text has next to none; uniformly random bytes have 27/256 (10.5 %).
     return controls > len(head) // 32
 
