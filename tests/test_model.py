@@ -104,14 +104,6 @@ def test_saved_two_stage_model_predicts_what_was_trained(tmp_path: Path) -> None
     assert model.trees == 10
 
 
-def test_model_file_is_json_readable_by_xgboost_without_newscrawl(tmp_path: Path) -> None:
-    """A user can inspect the shipped model with XGBoost alone (no pickle, no custom code)."""
-    booster = xgb.Booster(model_file=str(DEFAULT_MODEL))
-    booster.save_model(str(tmp_path / "m.json"))
-    doc = json.loads((tmp_path / "m.json").read_text())
-    assert doc["learner"]["feature_names"] == list(FEATURE_NAMES)
-
-
 def test_direct_dense_predict_equals_inplace_predict() -> None:
     """The C-call path gives inplace_predict's exact floats, NaNs and odd layouts included."""
     from newscrawl.extraction.model import dense_predictor
@@ -129,3 +121,11 @@ def test_direct_dense_predict_equals_inplace_predict() -> None:
             assert got.dtype == expected.dtype and np.array_equal(got, expected)
     with pytest.raises(xgb.core.XGBoostError):
         dense_predictor(model.booster)(np.zeros((2, 3), dtype=np.float32))
+
+
+def test_model_file_is_json_readable_by_xgboost_without_newscrawl(tmp_path: Path) -> None:
+    """A user can inspect the shipped model with XGBoost alone (no pickle, no custom code)."""
+    booster = xgb.Booster(model_file=str(DEFAULT_MODEL))
+    booster.save_model(str(tmp_path / "m.json"))
+    doc = json.loads((tmp_path / "m.json").read_text())
+    assert doc["learner"]["feature_names"] == list(FEATURE_NAMES)
