@@ -198,6 +198,20 @@ def choose_encoding(body: bytes, content_type: str | None = None) -> str:
 def decode(body: bytes | str, content_type: str | None = None) -> tuple[str, str]:
     """Return ``(encoding, text)``; raise :class:`NotText` for empty or binary bodies.
 
+    See ``decode_page``, which also hands back the bytes when they are the text's UTF-8.
+    """
+    encoding, text, _ = decode_page(body, content_type)
+    return encoding, text
+
+
+def decode_page(body: bytes | str, content_type: str | None = None
+                ) -> tuple[str, str, bytes | None]:
+    """Return ``(encoding, text, utf8)``; raise :class:`NotText` for empty or binary bodies.
+
+    ``utf8`` is ``body`` itself when it is exactly the UTF-8 encoding of ``text`` (it decoded
+    strictly as UTF-8, without a BOM), else None: the parser can then read the bytes as they
+    came instead of encoding the text again.
+
     A declared encoding that does not decode the page (a UTF-8 page labelled ISO-8859-1, a GBK
     page labelled UTF-8) loses to strict UTF-8 and then to a detector's guess; bytes that
     decode in no candidate become U+FFFD. A body that decodes to nothing but whitespace (a
@@ -212,16 +226,18 @@ def decode(body: bytes | str, content_type: str | None = None) -> tuple[str, str
             # Lone surrogates (a str built with surrogateescape) make libxml2 drop the rest of
             # the page; bytes never decode to them, so only a str caller can hand them in.
             body = body.encode("utf-8", "replace").decode("utf-8")
-        return "utf-8", body
+        return "utf-8", body, None
     if not body.strip():
         raise NotText("empty")
     if looks_binary(body):
         raise NotText("binary")
     encoding, utf8 = _choose_encoding(body, content_type)
+    source = None
     if encoding == "utf-8" and utf8 is not None:
         text = utf8  # what html_to_unicode would give: valid UTF-8, no BOM (handled above)
+        source = body
     else:
         encoding, text = html_to_unicode(f"text/html; charset={encoding}", body)
     if not text.strip():
         raise NotText("empty")
-    return encoding, text
+    return encoding, text, source
