@@ -199,6 +199,7 @@ def _word_mask(word: str) -> int:
 
 _VALUE_MASKS: dict[str, int] = {}
 _VALUE_MASKS_MAX = 65536
+_VALUE_CACHED_CHARS = 256  # longer values (generated junk) are not kept
 
 
 def _class_masks(values: list[str]) -> list[int]:
@@ -226,7 +227,9 @@ def _class_masks(values: list[str]) -> list[int]:
             mask = 0
             for word in part.split():
                 mask |= _word_mask(word)
-            found[value] = cache[value] = mask
+            found[value] = mask
+            if len(value) <= _VALUE_CACHED_CHARS:
+                cache[value] = mask
     return [found[value] for value in values]
 
 
