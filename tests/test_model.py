@@ -123,6 +123,15 @@ def test_direct_dense_predict_equals_inplace_predict() -> None:
         dense_predictor(model.booster)(np.zeros((2, 3), dtype=np.float32))
 
 
+def test_model_pickles_and_predicts_the_same_after() -> None:
+    import pickle
+
+    model = NodeModel.load(DEFAULT_MODEL)
+    table = page_nodes(PAGE, "http://example.test/a").table
+    again = pickle.loads(pickle.dumps(model))
+    assert np.array_equal(again.predict(table), model.predict(table))
+
+
 def test_model_file_is_json_readable_by_xgboost_without_newscrawl(tmp_path: Path) -> None:
     """A user can inspect the shipped model with XGBoost alone (no pickle, no custom code)."""
     booster = xgb.Booster(model_file=str(DEFAULT_MODEL))

@@ -30,11 +30,24 @@ class NodeModel:
                  path: Path | None = None):
         self.booster = booster
         self.context = context
-        self._predict1 = dense_predictor(booster)
-        self._predict2 = dense_predictor(context) if context is not None else None
+        self._set_predictors()
         self.path = path
         self.threshold = float(booster.attr("newscrawl_threshold") or 0.5)
         self.name = booster.attr("newscrawl_model_name") or (path.stem if path else "unnamed")
+
+    def _set_predictors(self) -> None:
+        self._predict1 = dense_predictor(self.booster)
+        self._predict2 = dense_predictor(self.context) if self.context is not None else None
+
+    def __getstate__(self) -> dict:
+        """Pickled without the C-call predictors (ctypes pointers); rebuilt on unpickling."""
+        state = self.__dict__.copy()
+        del state["_predict1"], state["_predict2"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._set_predictors()
 
     @classmethod
     def load(cls, path: str | Path) -> NodeModel:
