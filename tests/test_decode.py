@@ -299,3 +299,15 @@ def test_str_with_lone_surrogate_is_made_encodable() -> None:
 def test_random_bytes_of_any_seed_are_binary() -> None:
     """Uniform random bytes have ~10.5 % control bytes, close to a 10 % cut: every seed counts."""
     assert all(looks_binary(random.Random(seed).randbytes(3000)) for seed in range(300))
+
+
+def test_decode_page_hands_back_the_bytes_only_when_they_are_the_texts_utf8() -> None:
+    from newscrawl.extraction.decode import decode_page
+
+    page = "<html><body><p>café – 中文 😀</p></body></html>".encode()
+    encoding, text, utf8 = decode_page(page)
+    assert (encoding, utf8) == ("utf-8", page) and text.encode("utf-8") == page
+    assert decode_page(codecs.BOM_UTF8 + page)[2] is None  # the BOM is not in the text
+    assert decode_page(page.replace(b"\xc3\xa9", b"\xe9"))[2] is None  # not valid UTF-8
+    assert decode_page("<p>déjà</p>".encode("cp1252"), "text/html; charset=cp1252")[2] is None
+    assert decode_page("<p>str</p>")[2] is None

@@ -100,6 +100,18 @@ def test_char_counts_do_not_depend_on_batching(monkeypatch: pytest.MonkeyPatch) 
     assert whole[0].sum() == sum(len(t) for t in texts)
 
 
+def test_block_written_columns_stay_adjacent() -> None:
+    """node_features writes each level's density columns and the ancestor columns as blocks."""
+    for level in ("own", "par", "grand", "cont"):
+        first = FEATURE_NAMES.index(f"{level}_link_density")
+        block = FEATURE_NAMES[first:first + F._DENSITY_COLS]
+        assert block == tuple(f"{level}_{name}" for name in (
+            "link_density", "link_count", "text_share", "chars", "text_nodes",
+            "mean_node_chars", "p_desc", "desc", "punct_density", "dt", "ds", "ds_rel"))
+    first = FEATURE_NAMES.index(f"anc_{F.GROUPS[0]}")
+    assert FEATURE_NAMES[first:first + len(F.GROUPS)] == tuple(f"anc_{g}" for g in F.GROUPS)
+
+
 def test_collapse_spaces_matches_split_join_on_huge_text() -> None:
     rng = random.Random(5)
     pieces = ["word", " ", "\n\t ", "字", "  ", "\u3000"]

@@ -39,3 +39,46 @@ def test_long_text_is_sampled_and_fast():
     for _ in range(20):
         assert detect_language(text, "en") == "de"
     assert (time.perf_counter() - start) / 20 < 0.01
+
+
+def test_window_walk_is_active_and_gives_py3langids_scores():
+    """The vectorised tokenizer walk is in use, and scores exactly as py3langid's own loop."""
+    import random
+
+    import numpy as np
+    from py3langid.langid import LanguageIdentifier
+
+    from newscrawl.extraction.language import _identifier
+
+    identifier = _identifier()
+    assert identifier.window_walk is not None
+    rng = random.Random(7)
+    samples = [EN, DE, FR, ZH, "", "x", "\u00e9" * 3] + [rng.randbytes(rng.randint(0, 600))
+                                                        for _ in range(50)]
+    for sample in samples:
+        data = sample if isinstance(sample, bytes) else identifier._encode(sample)
+        own = LanguageIdentifier._raw_score(identifier, data)
+        assert np.array_equal(identifier._raw_score(data), own)
+
+
+def test_window_covers_the_tokenizer_trie():
+    """The walk's premise: no DFA state lies deeper than _WINDOW bytes from the start state
+    (breadth-first search over all transitions; a new py3langid model must still pass)."""
+    import numpy as np
+
+    from newscrawl.extraction.language import _WINDOW, _identifier
+
+    identifier = _identifier()
+    nextmove = np.frombuffer(identifier.tk_nextmove,
+                             dtype=f"u{identifier.tk_nextmove.itemsize}")
+    rowbase = np.asarray(identifier._rowbase, dtype=np.int64)
+    seen = np.zeros(len(rowbase), dtype=bool)
+    seen[0] = True
+    frontier = np.array([0])
+    depth = 0
+    while len(frontier):
+        following = np.unique(nextmove[(rowbase[frontier][:, None] + np.arange(256)).ravel()])
+        frontier = following[~seen[following]]
+        seen[frontier] = True
+        depth += 1 if len(frontier) else 0
+    assert seen.all() and depth <= _WINDOW

@@ -104,6 +104,34 @@ def test_saved_two_stage_model_predicts_what_was_trained(tmp_path: Path) -> None
     assert model.trees == 10
 
 
+def test_direct_dense_predict_equals_inplace_predict() -> None:
+    """The C-call path gives inplace_predict's exact floats, NaNs and odd layouts included."""
+    from newscrawl.extraction.model import dense_predictor
+
+    model = NodeModel.load(DEFAULT_MODEL)
+    for booster in (model.booster, model.context):
+        predict = dense_predictor(booster)
+        assert predict.__qualname__ != "_inplace.<locals>.predict"  # the fast path is in use
+        rng = np.random.default_rng(1)
+        X = rng.random((50, booster.num_features()), dtype=np.float32) * 10
+        X[::4, ::5] = np.nan
+        for data in (X, X[:1], X[::3], np.asfortranarray(X), X.astype(np.float64)):
+            expected = booster.inplace_predict(data, validate_features=False)
+            got = predict(data)
+            assert got.dtype == expected.dtype and np.array_equal(got, expected)
+    with pytest.raises(xgb.core.XGBoostError):
+        dense_predictor(model.booster)(np.zeros((2, 3), dtype=np.float32))
+
+
+def test_model_pickles_and_predicts_the_same_after() -> None:
+    import pickle
+
+    model = NodeModel.load(DEFAULT_MODEL)
+    table = page_nodes(PAGE, "http://example.test/a").table
+    again = pickle.loads(pickle.dumps(model))
+    assert np.array_equal(again.predict(table), model.predict(table))
+
+
 def test_model_file_is_json_readable_by_xgboost_without_newscrawl(tmp_path: Path) -> None:
     """A user can inspect the shipped model with XGBoost alone (no pickle, no custom code)."""
     booster = xgb.Booster(model_file=str(DEFAULT_MODEL))

@@ -105,3 +105,29 @@ def test_large_flat_document() -> None:
     doc = "<html><body>" + "<p>word word word word word</p>\n" * 200_000 + "</body></html>"
     root = parse(doc)
     assert len(root.findall(".//p")) == 200_000
+
+
+@pytest.mark.parametrize("charset", ["iso-8859-1", "gb2312", "utf-16", "shift_jis"])
+def test_declared_charset_in_decoded_text_is_ignored(charset: str) -> None:
+    """The text is already decoded; a <meta charset> inside it must not re-decode it."""
+    words = "café – naïve 中文 ünïcode 😀"
+    root = parse(f'<html><head><meta charset="{charset}"></head><body><p>{words}</p></body></html>')
+    assert text_of(root) == words
+
+
+def test_lone_surrogates_still_parse() -> None:
+    root = parse("<p>before \udc80 after</p>")
+    assert "before" in text_of(root) and root.tag == "html"
+
+
+@pytest.mark.parametrize("text", [
+    "<html><body><p>café – 中文 😀</p></body></html>",
+    "<p>a\x00b</p><p>after the NUL</p>",
+    '<?xml version="1.0" encoding="utf-8"?><html><body><p>declared</p></body></html>',
+    "\u00a0<?xml version='1.0'?><p>after a no-break space</p>",
+])
+def test_parsing_the_utf8_bytes_gives_the_texts_tree(text: str) -> None:
+    from lxml import etree
+
+    assert (etree.tostring(parse(text, text.encode("utf-8")))
+            == etree.tostring(parse(text)))

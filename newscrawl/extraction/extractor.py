@@ -9,7 +9,7 @@ from pathlib import Path
 from .article import Article
 from .assemble import assemble, choose_nodes
 from .clean import clean
-from .decode import NotText, decode
+from .decode import NotText, decode_page
 from .features import NodeTable, node_features
 from .language import detect_language
 from .metadata import Metadata, extract_metadata
@@ -50,12 +50,12 @@ def page_nodes(body: bytes | str, url: str | None = None, *, content_type: str |
         return page
     t0 = time.perf_counter()
     try:
-        page.encoding, text = decode(body, content_type)
+        page.encoding, text, utf8 = decode_page(body, content_type)
     except NotText as exc:
         page.reason = str(exc)
         return page
     t1 = time.perf_counter()
-    root = parse(text)
+    root = parse(text, utf8)
     t2 = time.perf_counter()
     page.meta = extract_metadata(root, url)
     t3 = time.perf_counter()

@@ -32,6 +32,8 @@ TAGS = (
 )
 _TAG_CODE = {t: i for i, t in enumerate(TAGS)}
 _HEADINGS = frozenset(_TAG_CODE[f"h{i}"] for i in range(1, 7))
+_IS_HEADING = np.zeros(len(TAGS), dtype=bool)
+_IS_HEADING[list(_HEADINGS)] = True
 _CONTAINERS = frozenset(
     _TAG_CODE[t] for t in ("other", "html", "body", "div", "section", "article", "main", "aside",
                            "nav", "header", "footer", "ul", "ol", "dl", "table", "td", "th",
@@ -90,6 +92,7 @@ for _g, _tags in TAG_GROUPS.items():
         _TAG_MASK[_TAG_CODE[_t]] |= _GROUP_BIT[_g]
 _DISPLAY_NONE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _NO_ANCESTOR = 30  # distance reported when no ancestor carries the group
+_GROUP_SHIFTS = np.arange(len(GROUPS), dtype=np.int64)
 
 # Character classes, looked up per codepoint.
 C_OTHER, C_SPACE, C_LOWER, C_UPPER, C_LETTER, C_DIGIT, C_STOP, C_PUNCT, C_SYMBOL = range(9)
@@ -122,6 +125,9 @@ def _class_table() -> np.ndarray:
 
 
 _CLASS_OF = _class_table()
+# Every codepoint (1.1 MB): one lookup per character instead of clamp, lookup and fix-up.
+_CLASS_OF_ALL = np.full(0x110000, C_LETTER, dtype=np.uint8)
+_CLASS_OF_ALL[:0x10000] = _CLASS_OF
 
 
 def _names() -> tuple[str, ...]:
@@ -145,6 +151,7 @@ def _names() -> tuple[str, ...]:
 
 FEATURE_NAMES: tuple[str, ...] = _names()
 _COL = {name: j for j, name in enumerate(FEATURE_NAMES)}
+_DENSITY_COLS = 12  # per level: link_density ... ds_rel, adjacent in FEATURE_NAMES
 _ARTICLE_TYPES = ("article", "posting", "report", "blog", "review", "recipe", "howto", "qapage")
 
 
@@ -183,102 +190,155 @@ def node_chars(X: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=65536)
-def _token_mask(token: str) -> int:
-    """Groups named by one class or id token; bounded cache, since tokens recur across pages."""
-    mask = 0
-    for word in token.lower().translate(_WORD_SPLIT).split():
-        mask |= _WORD_MASK.get(word, 0)
-        for k in range(3, min(len(word), 12)):
-            mask |= _AFFIX_MASK.get(word[:k], 0) | _AFFIX_MASK.get(word[-k:], 0)
+def _word_mask(word: str) -> int:
+    """Groups named by one word of a class or id, exactly or as a prefix or suffix.
+
+    Cached per word rather than per token or value: words recur across sites ("header",
+    "wrapper", "col") where whole values rarely do, so a page's new values are mostly made
+    of known words.
+    """
+    mask = _WORD_MASK.get(word, 0)
+    for k in range(3, min(len(word), 12)):
+        mask |= _AFFIX_MASK.get(word[:k], 0) | _AFFIX_MASK.get(word[-k:], 0)
     return mask
 
 
-def _class_mask(attrs: str) -> int:
-    mask = 0
-    for token in attrs.split():
-        mask |= _token_mask(token)
-    return mask
+_VALUE_MASKS: dict[str, int] = {}
+_VALUE_MASKS_MAX = 65536
+_VALUE_CACHED_CHARS = 256  # longer values (generated junk) are not kept
+
+
+def _class_masks(values: list[str]) -> list[int]:
+    """Groups named by each class/id value (the words of "class id"), for a page at once.
+
+    Values recur within a site, so they are cached (bounded: emptied when full). Most of a
+    page's values are new to the cache, though, and those are lower-cased and split in a few
+    calls over all of them joined by NUL (which lxml strings never hold, and which, like
+    whitespace, ends the context of ``lower()``'s final-sigma rule).
+    """
+    cache = _VALUE_MASKS
+    found: dict[str, int] = {}
+    new: list[str] = []
+    for value in dict.fromkeys(values):
+        mask = cache.get(value)
+        if mask is None:
+            new.append(value)
+        else:
+            found[value] = mask
+    if new:
+        if len(cache) + len(new) > _VALUE_MASKS_MAX:
+            cache.clear()
+        parts = "\x00".join(new).lower().translate(_WORD_SPLIT).split("\x00")
+        for value, part in zip(new, parts, strict=True):
+            mask = 0
+            for word in part.split():
+                mask |= _word_mask(word)
+            found[value] = mask
+            if len(value) <= _VALUE_CACHED_CHARS:
+                cache[value] = mask
+    return [found[value] for value in values]
 
 
 def _walk(root: etree._Element, links: dict):
-    """One pre-order walk: element arrays and text nodes (text and tails, in reading order)."""
+    """One pre-order walk: element arrays and text nodes (text and tails, in reading order).
+
+    The loop body runs twice per element, so it is kept to list appends and local lookups:
+    the stack starts with a -1 sentinel (the root's parent) instead of testing for emptiness.
+    """
     link_at: list[tuple[int, int, int]] = []
     cont: list[int] = []
     tag_code: list[int] = []
     parent: list[int] = []
     depth: list[int] = []
     end: list[int] = []
-    anc: list[tuple[int, ...]] = []
+    masks: list[int] = []
+    keyed: list[int] = []
+    keys: list[str] = []
     texts: list[str] = []
     owner: list[int] = []
     tails: list[bool] = []
-    stack: list[int] = []
-    anc_stack: list[tuple[int, ...]] = []
-    no_anc = (-_NO_ANCESTOR * 4,) * len(GROUPS)
-    mask_cache: dict[str, int] = {}
+    stack: list[int] = [-1]
+    code_of = _TAG_CODE.get  # comments, PIs and entities have non-str tags: code 0
+    containers = _CONTAINERS
+    tag_mask = _TAG_MASK
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, el in walker:
         if event == "start":
             i = len(tag_code)
-            tag = el.tag
-            code = _TAG_CODE.get(tag, 0) if isinstance(tag, str) else 0
-            d = len(stack)
+            code = code_of(el.tag, 0)
+            top = stack[-1]
             tag_code.append(code)
-            parent.append(stack[-1] if stack else -1)
-            depth.append(d)
+            parent.append(top)
+            depth.append(len(stack) - 1)
             end.append(i + 1)
-            cont.append(i if code in _CONTAINERS or not stack else cont[stack[-1]])
+            cont.append(i if code in containers or top < 0 else cont[top])
             if el in links:
                 link_at.append((i, *links[el]))
-            mask = _TAG_MASK[code]
+            mask = tag_mask[code]
             names = el.keys()  # one call; most elements have no attributes at all
-            if names and ("class" in names or "id" in names):
-                key = f"{el.get('class', '')} {el.get('id', '')}"
-                cmask = mask_cache.get(key)
-                if cmask is None:
-                    cmask = mask_cache[key] = _class_mask(key)
-                mask |= cmask
-            a = anc_stack[-1] if anc_stack else no_anc
-            if mask:
-                a = list(a)
-                while mask:
-                    low = mask & -mask
-                    a[low.bit_length() - 1] = d
-                    mask ^= low
-                a = tuple(a)
-            anc.append(a)
+            if names:
+                if "class" in names or "id" in names:
+                    keyed.append(i)
+                    keys.append(f"{el.get('class', '')} {el.get('id', '')}")
+                if ("hidden" in names or el.get("aria-hidden") == "true"
+                        or ("style" in names and _DISPLAY_NONE.search(el.get("style")))):
+                    walker.skip_subtree()  # its text and subtree go; its tail stays
+                    masks.append(mask)
+                    stack.append(i)
+                    continue
+            masks.append(mask)
             text = el.text
-            if names and (
-                "hidden" in names or el.get("aria-hidden") == "true"
-                or ("style" in names and _DISPLAY_NONE.search(el.get("style")))
-            ):
-                walker.skip_subtree()
-            elif text and not text.isspace():
+            if text and not text.isspace():
                 texts.append(text)
                 owner.append(i)
                 tails.append(False)
             stack.append(i)
-            anc_stack.append(a)
         else:
             i = stack.pop()
-            anc_stack.pop()
             end[i] = len(tag_code)
             tail = el.tail
-            if stack and tail and not tail.isspace():
+            if tail and i and not tail.isspace():  # the root's tail is outside the page
                 texts.append(tail)
                 owner.append(stack[-1])
                 tails.append(True)
-    return tag_code, parent, depth, end, anc, texts, owner, tails, cont, link_at
+    for i, mask in zip(keyed, _class_masks(keys), strict=True):
+        masks[i] |= mask
+    return tag_code, parent, depth, end, masks, texts, owner, tails, cont, link_at
+
+
+def _ancestor_distances(masks: list[int], parent: np.ndarray, depth: np.ndarray,
+                        owner: np.ndarray) -> np.ndarray:
+    """Per text node and group, levels up from its element to the nearest element (itself
+    included) carrying the group, ``_NO_ANCESTOR`` when none is nearer.
+
+    Pointer jumping over all elements at once: after round k each element knows the nearest
+    carrier within 2**k levels, and five rounds cover the 30 levels that are ever reported.
+    (The walk used to carry a tuple of 28 depths down the tree, copied at every element with
+    a group, then converted each text node's tuple from Python ints.)
+    """
+    mask = np.asarray(masks, dtype=np.int64)
+    carries = ((mask[:, None] >> _GROUP_SHIFTS) & 1).astype(bool)
+    small = np.int16 if len(depth) and depth.max() < np.iinfo(np.int16).max else np.int32
+    # Depth of the nearest carrier, -1 for none yet; 16 bits keep a huge page's table small.
+    nearest = np.where(carries, depth.astype(small)[:, None], small(-1))
+    up = np.maximum(parent, 0)  # the root is its own parent: it has nothing above it
+    span = 1
+    while span < _NO_ANCESTOR:
+        nearest = np.where(nearest >= 0, nearest, nearest[up])
+        up = up[up]
+        span *= 2
+    near = nearest[owner]
+    return np.where(near >= 0, np.minimum(depth[owner][:, None] - near, _NO_ANCESTOR),
+                    _NO_ANCESTOR)
 
 
 _CHUNK_CHARS = 1 << 20
+_BINCOUNT_MAX = 1 << 20
 
 
 def _classes(text: str) -> np.ndarray:
     cps = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    cls = _CLASS_OF[np.minimum(cps, 0xFFFF)]
-    cls[cps > 0xFFFF] = C_LETTER
-    return cls
+    return _CLASS_OF_ALL[cps]
 
 
 def _char_counts(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -349,7 +409,7 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     before the links were unwrapped.
     """
     meta = meta or Metadata()
-    tag_code, parent, depth, end, anc, texts, owner, tails, cont, link_at = _walk(root, links)
+    tag_code, parent, depth, end, masks, texts, owner, tails, cont, link_at = _walk(root, links)
     n = len(texts)
     n_el = len(tag_code)
     X = np.zeros((n, len(FEATURE_NAMES)), dtype=np.float32)
@@ -423,8 +483,12 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     # Same-tag siblings and child counts, per element.
     cont = np.asarray(cont, dtype=np.int64)
     key = parent_a * len(TAGS) + tag_code_a
-    _, inverse, key_counts = np.unique(key, return_inverse=True, return_counts=True)
-    same_tag = key_counts[inverse] - 1
+    if (n_el + 1) * len(TAGS) <= _BINCOUNT_MAX:  # a direct count; np.unique sorts
+        key += len(TAGS)  # the root's parent is -1
+        same_tag = np.bincount(key)[key] - 1
+    else:
+        _, inverse, key_counts = np.unique(key, return_inverse=True, return_counts=True)
+        same_tag = key_counts[inverse] - 1
     children = np.bincount(parent_a[1:], minlength=n_el) if n_el > 1 else np.zeros(n_el)
     siblings = children[np.maximum(parent_a, 0)] - 1
 
@@ -443,47 +507,41 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     X[:, col["siblings"]] = np.log1p(siblings[o])
     X[:, col["children"]] = np.log1p(children[o])
     X[:, col["owner_text_nodes"]] = np.log1p(own_nodes[o])
-    X[:, col["is_heading"]] = np.isin(tag_code_a[o], list(_HEADINGS))
+    X[:, col["is_heading"]] = _IS_HEADING[tag_code_a[o]]
     X[:, col["rank"]] = np.arange(n) / n
     X[:, col["chars_before"]] = (np.cumsum(chars) - chars) / total_chars
 
+    # The twelve density columns of each level, computed once per element in their column
+    # order, then gathered for own element, parent, grandparent and container.
+    per_element = np.column_stack((
+        sub_link / np.maximum(sub_chars, 1.0), np.log1p(sub_links), sub_chars / total_chars,
+        np.log1p(sub_chars), np.log1p(sub_nodes),
+        np.log1p(sub_chars / np.maximum(sub_nodes, 1.0)), np.log1p(sub_p), np.log1p(desc),
+        sub_punct / np.maximum(sub_chars, 1.0), np.log1p(dt), np.log1p(ds), ds / ds_max,
+    ))
     for lv, e in (("own", o), ("par", po), ("grand", gpo), ("cont", co)):
-        c = sub_chars[e]
-        X[:, col[f"{lv}_link_density"]] = sub_link[e] / np.maximum(c, 1.0)
-        X[:, col[f"{lv}_link_count"]] = np.log1p(sub_links[e])
-        X[:, col[f"{lv}_text_share"]] = c / total_chars
-        X[:, col[f"{lv}_chars"]] = np.log1p(c)
-        X[:, col[f"{lv}_text_nodes"]] = np.log1p(sub_nodes[e])
-        X[:, col[f"{lv}_mean_node_chars"]] = np.log1p(c / np.maximum(sub_nodes[e], 1.0))
-        X[:, col[f"{lv}_p_desc"]] = np.log1p(sub_p[e])
-        X[:, col[f"{lv}_desc"]] = np.log1p(desc[e])
-        X[:, col[f"{lv}_punct_density"]] = sub_punct[e] / np.maximum(c, 1.0)
-        X[:, col[f"{lv}_dt"]] = np.log1p(dt[e])
-        X[:, col[f"{lv}_ds"]] = np.log1p(ds[e])
-        X[:, col[f"{lv}_ds_rel"]] = ds[e] / ds_max
+        first = col[f"{lv}_link_density"]
+        X[:, first:first + _DENSITY_COLS] = per_element[e]
 
     # Neighbours in reading order.
     node_chars = X[:, col["chars"]]
     node_ld = X[:, col["own_link_density"]]
     node_pr = X[:, col["punct_ratio"]]
-    for side, sign in (("prev", 1), ("next", -1)):
-        for k in (1, 2):
-            shift = sign * k
-            valid = np.zeros(n, dtype=bool)
-            if sign > 0:
-                valid[k:] = True
-            else:
-                valid[: n - k] = True
-            src = np.clip(np.arange(n) - shift, 0, n - 1)
-            X[:, col[f"{side}{k}_chars"]] = np.where(valid, node_chars[src], -1.0)
-            X[:, col[f"{side}{k}_link_density"]] = np.where(valid, node_ld[src], -1.0)
-            X[:, col[f"{side}{k}_punct_ratio"]] = np.where(valid, node_pr[src], -1.0)
-            X[:, col[f"{side}{k}_same_cont"]] = valid & (co[src] == co)
+    for k in (1, 2):
+        # Row i sees row i - k (prev) or i + k (next); -1, and not the same container, past
+        # either end.
+        head, tail = slice(None, max(n - k, 0)), slice(k, None)
+        for side, dst, src in (("prev", tail, head), ("next", head, tail)):
+            for name, values in (("chars", node_chars), ("link_density", node_ld),
+                                 ("punct_ratio", node_pr)):
+                column = X[:, col[f"{side}{k}_{name}"]]
+                column[:] = -1.0
+                column[dst] = values[src]
+            X[dst, col[f"{side}{k}_same_cont"]] = co[dst] == co[src]
 
-    anc_a = np.asarray([anc[k] for k in owner], dtype=np.int64)
-    dist = np.minimum(depth_a[o][:, None] - anc_a, _NO_ANCESTOR)
-    for g_i, g in enumerate(GROUPS):
-        X[:, col[f"anc_{g}"]] = dist[:, g_i]
+    dist = _ancestor_distances(masks, parent_a, depth_a, o)
+    first = col[f"anc_{GROUPS[0]}"]
+    X[:, first:first + len(GROUPS)] = dist
 
     # Page-level hints.
     in_best = (o >= best) & (o < end_a[best])

@@ -7,6 +7,9 @@ A stage-1 file with no companion is a complete, single-stage model.
 
 from __future__ import annotations
 
+import ctypes
+import json
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -27,9 +30,24 @@ class NodeModel:
                  path: Path | None = None):
         self.booster = booster
         self.context = context
+        self._set_predictors()
         self.path = path
         self.threshold = float(booster.attr("newscrawl_threshold") or 0.5)
         self.name = booster.attr("newscrawl_model_name") or (path.stem if path else "unnamed")
+
+    def _set_predictors(self) -> None:
+        self._predict1 = dense_predictor(self.booster)
+        self._predict2 = dense_predictor(self.context) if self.context is not None else None
+
+    def __getstate__(self) -> dict:
+        """Pickled without the C-call predictors (ctypes pointers); rebuilt on unpickling."""
+        state = self.__dict__.copy()
+        del state["_predict1"], state["_predict2"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._set_predictors()
 
     @classmethod
     def load(cls, path: str | Path) -> NodeModel:
@@ -50,11 +68,73 @@ class NodeModel:
         """Probability that each text node of the page is main content."""
         if len(table) == 0:
             return np.zeros(0, dtype=np.float32)
-        proba = self.booster.inplace_predict(table.X, validate_features=False)
-        if self.context is None:
+        proba = self._predict1(table.X)
+        if self._predict2 is None:
             return proba
-        return self.context.inplace_predict(context_features(table, proba),
-                                            validate_features=False)
+        return self._predict2(context_features(table, proba))
+
+
+# What ``Booster.inplace_predict(X, validate_features=False)`` sends for a dense float32 matrix.
+_PREDICT_CONFIG = json.dumps({
+    "type": 0, "training": False, "iteration_begin": 0, "iteration_end": 0,
+    "missing": float("nan"), "strict_shape": False, "cache_id": 0,
+}).encode()
+
+
+def _inplace(booster: xgb.Booster) -> Callable[[np.ndarray], np.ndarray]:
+    def predict(X: np.ndarray) -> np.ndarray:
+        return booster.inplace_predict(X, validate_features=False)
+
+    return predict
+
+
+def dense_predictor(booster: xgb.Booster) -> Callable[[np.ndarray], np.ndarray]:
+    """``booster.inplace_predict(X, validate_features=False)`` for a dense float32 ``X``, made
+    by calling XGBoost's C function ``XGBoosterPredictFromDense`` directly.
+
+    The Python wrapper costs ~0.12 ms a call (input-type checks, JSON for the same config every
+    time, the output copy) against ~0.15 ms for the C call itself on one row; two calls a page
+    made it a quarter of the predict stage. The C function is XGBoost's public C API, but the
+    handle to the library is not public Python API: so the direct path is checked here against
+    ``inplace_predict`` on probe rows, and any failure or difference falls back to it.
+    """
+    fallback = _inplace(booster)
+    try:
+        from xgboost.core import _LIB, XGBoostError, c_bst_ulong
+
+        predict_from_dense = _LIB.XGBoosterPredictFromDense
+        handle = booster.handle
+        last_error = _LIB.XGBGetLastError
+        last_error.restype = ctypes.c_char_p
+        no_proxy = ctypes.c_void_p()
+
+        def predict(X: np.ndarray) -> np.ndarray:
+            if X.dtype != np.float32 or not X.flags.c_contiguous:
+                X = np.ascontiguousarray(X, dtype=np.float32)
+            rows, cols = X.shape
+            interface = (f'{{"data": [{X.ctypes.data}, true], "shape": [{rows}, {cols}], '
+                         '"strides": null, "typestr": "<f4", "version": 3}').encode()
+            shape = ctypes.POINTER(c_bst_ulong)()
+            dims = c_bst_ulong()
+            out = ctypes.POINTER(ctypes.c_float)()
+            if predict_from_dense(handle, interface, _PREDICT_CONFIG, no_proxy,
+                                  ctypes.byref(shape), ctypes.byref(dims), ctypes.byref(out)):
+                raise XGBoostError(last_error().decode("utf-8", "replace"))
+            # The result buffer belongs to the booster (per thread) and is reused: copy it.
+            size = 1
+            for k in range(dims.value):
+                size *= shape[k]
+            result = np.ctypeslib.as_array(out, (size,)).copy() if size else np.zeros(0, np.float32)
+            return result.reshape([shape[k] for k in range(dims.value)])
+
+        probe = np.random.default_rng(0).random((7, booster.num_features()), dtype=np.float32)
+        probe[3, ::3] = np.nan
+        for rows in (probe, probe[:1], probe[::2]):
+            if not np.array_equal(predict(rows), fallback(rows)):
+                return fallback
+        return predict
+    except Exception:  # noqa: BLE001 - any surprise in private API: the public path
+        return fallback
 
 
 def _load(path: Path, names: tuple[str, ...]) -> xgb.Booster:
