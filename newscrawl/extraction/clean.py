@@ -101,15 +101,24 @@ def _text_chars(el: etree._Element) -> int:
     return sum(len(t) - t.count(" ") for t in el.itertext())
 
 
-def clean(root: html.HtmlElement) -> dict[etree._Element, tuple[int, int]]:
+def streams_segments(text: str) -> bool:
+    """Whether the page text carries React streaming segments: a substring test (~20 µs on
+    a median page) spares the other 98 % of pages the tree-wide XPath (~0.2 ms)."""
+    return 'hidden id="S:' in text or "hidden id=S:" in text or "hidden id='S:" in text
+
+
+def clean(root: html.HtmlElement, streamed: bool = True
+          ) -> dict[etree._Element, tuple[int, int]]:
     """Clean ``root`` in place; return ``{block: (link characters, links)}``.
 
     The counts are keyed by the nearest non-inline ancestor of each link, which survives the
     unwrapping; holding the elements as keys keeps their lxml proxies (and so their identity)
     alive for the feature pass. Hidden elements stay in the tree; the feature walk skips them,
-    which is cheaper than an XPath over every element's style.
+    which is cheaper than an XPath over every element's style. ``streamed=False`` (from
+    :func:`streams_segments` on the page text) skips the search for React segments.
     """
-    _place_streamed_segments(root)
+    if streamed:
+        _place_streamed_segments(root)
     for el in root.iter(*KEEP_IF_BLOCKS):
         if next(el.iter(*_BLOCKS), None) is not None and _text_chars(el) >= _BLOCK_TEXT_CHARS:
             el.tag = "div"

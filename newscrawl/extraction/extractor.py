@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .article import Article
 from .assemble import assemble, choose_nodes
-from .clean import clean
+from .clean import clean, streams_segments
 from .decode import NotText, decode_page
 from .features import NodeTable, node_features
 from .language import detect_language
@@ -59,7 +59,7 @@ def page_nodes(body: bytes | str, url: str | None = None, *, content_type: str |
     t2 = time.perf_counter()
     page.meta = extract_metadata(root, url)
     t3 = time.perf_counter()
-    links = clean(root)
+    links = clean(root, streams_segments(text))
     t4 = time.perf_counter()
     page.table = node_features(root, links, page.meta)
     t5 = time.perf_counter()
