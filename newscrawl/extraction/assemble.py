@@ -71,18 +71,18 @@ def assemble(table: NodeTable, keep: np.ndarray) -> str:
     of text are the author's and stay.
     """
     paragraphs = []
-    first_owner: dict[str, int] = {}
-    for i in np.flatnonzero(keep):
+    first_node: dict[str, int] = {}
+    for i in np.flatnonzero(keep).tolist():
         lines = [collapse_spaces(line) for line in table.texts[i].split(LINE_BREAK)]
         text = "\n".join(line for line in lines if line)
         if not text:
             continue
-        key = text.casefold()
-        if len(key) - key.count(" ") - key.count("\n") >= REPEAT_MIN_CHARS:
-            owner = int(table.owner[i])
-            first = first_owner.setdefault(key, owner)
-            if first != owner and _levels_to_common(table.parent, first,
-                                                    owner) >= REPEAT_MIN_LEVELS:
+        if len(text) >= REPEAT_MIN_CHARS and (
+                len(text) - text.count(" ") - text.count("\n") >= REPEAT_MIN_CHARS):
+            first = first_node.setdefault(text.casefold(), i)
+            if first != i and _levels_to_common(
+                    table.parent, int(table.owner[first]), int(table.owner[i])
+            ) >= REPEAT_MIN_LEVELS:
                 continue
         paragraphs.append(text)
     return "\n\n".join(paragraphs)
