@@ -204,6 +204,40 @@ def test_visible_date_prefers_published_over_updated():
     assert meta(page(body=body)).published == "2024-06-01"
 
 
+def test_byline_date_beats_a_declared_date_the_page_does_not_show():
+    head = '<meta property="article:published_time" content="2025-06-24T10:00:00+00:00">'
+    body = ('<h1>Headline</h1><div class="byline"><span>Jane Doe</span>'
+            '<span class="date">August 25, 2024</span></div><p>Text</p>')
+    assert meta(page(head, body)).published == "2024-08-25"
+
+
+def test_declared_date_kept_when_the_byline_shows_the_update_or_the_same_day():
+    declared = '<meta property="article:published_time" content="2025-06-24T23:30:00+00:00">'
+    modified = '<meta property="article:modified_time" content="2025-11-05T08:00:00+00:00">'
+    shows = '<h1>Headline</h1><p><span>Jane Doe</span> <span>{}</span></p><p>Text</p>'
+    # the modification date, printed without a label
+    assert meta(page(declared + modified, shows.format("November 5, 2025"))).published == (
+        "2025-06-24T23:30:00+00:00")
+    # the same instant in the reader's time zone (a day later)
+    assert meta(page(declared, shows.format("June 25, 2025"))).published == (
+        "2025-06-24T23:30:00+00:00")
+    # day and month read the other way round
+    assert meta(page(declared, shows.format("06.24.2025"))).published == (
+        "2025-06-24T23:30:00+00:00")
+    # an element classed as the update date
+    body = '<h1>Headline</h1><p><span class="date updated">November 9, 2025</span></p>'
+    assert meta(page(declared, body)).published == "2025-06-24T23:30:00+00:00"
+    # a date in prose, far down, is no byline
+    body = '<h1>Headline</h1>' + '<p>Line</p>' * 20 + '<p>On March 3, 2021</p>'
+    assert meta(page(declared, body)).published == "2025-06-24T23:30:00+00:00"
+
+
+def test_forum_last_post_date_is_an_update():
+    body = ('<h1>Thread title</h1><p>Last post: 01/12/2025 at 6:49 pm</p>'
+            '<p>Started March 2, 2024</p>')
+    assert meta(page(body=body)).published == "2024-03-02"
+
+
 def test_url_date_is_the_last_resort():
     assert meta(page(body="<h1>x</h1>"), "https://n.example/2019/07/04/story").published == (
         "2019-07-04")

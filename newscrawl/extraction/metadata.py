@@ -13,6 +13,7 @@ from __future__ import annotations
 import html as html_lib
 import re
 from dataclasses import dataclass
+from datetime import date as calendar_date
 from urllib.parse import urljoin, urlsplit
 
 from lxml import etree, html
@@ -65,7 +66,10 @@ _BYLINE_TEXTS = 25
 _TEXT_AFTER = etree.XPath("following::text()[normalize-space()][position() <= $n]")
 _TEXT_BEFORE = etree.XPath("preceding::text()[normalize-space()][position() <= $n]")
 _YEAR = re.compile(r"(?<!\d)(?:19[9]\d|20[0-4]\d)(?!\d)")
-_UPDATED = re.compile(r"(?i)updated|modified|aktualisiert|mis à jour|actualizado|aggiornato")
+# An update, not the publication: "Updated", "Last post" / "Last reply" on forum threads.
+_UPDATED = re.compile(r"(?i)updated|modified|aktualisiert|mis à jour|actualizado|aggiornato"
+                      r"|\blast (?:post|reply|activity)|dernier message|letzter beitrag"
+                      r"|último mensaje|ultimo messaggio")
 _SKIP_TEXT_PARENTS = frozenset({"script", "style", "noscript", "template", "option", "textarea"})
 
 _MAX_TEXT = 2000
@@ -77,6 +81,9 @@ _H1_SCAN = 5
 _DATE_TEXT_MAX = 80
 _TEXT_WINDOW_AFTER = 60
 _TEXT_WINDOW_BEFORE = 12
+_BYLINE_DATE_TEXTS = 12
+"""Text nodes below the headline that make its byline area (author, date, reading time)."""
+_BYLINE_DATE_LEN = 40
 
 # Meta keys (property, name or itemprop, lower-cased) per field, most trusted first.
 _TITLE_KEYS = ("og:title", "twitter:title", "headline", "sailthru.title", "parsely-title",
@@ -451,7 +458,18 @@ def _time_date(c: _Collected) -> str | None:
     return None
 
 
-def _text_date(c: _Collected) -> str | None:
+@dataclass(frozen=True, slots=True)
+class _Shown:
+    """A date printed next to the headline, with what is known about how it is shown."""
+
+    date: str
+    byline: bool
+    """In the headline's byline area: a few lines below it, short, not in a caption, and not
+    marked as an update by its label or its element's class."""
+    updated: bool
+
+
+def _shown_date(c: _Collected) -> _Shown | None:
     """A date written out next to the headline ("Published March 5, 2024"), as a reader sees it.
 
     Texts right below the headline come first, then the few just above it; a date labelled as
@@ -460,9 +478,9 @@ def _text_date(c: _Collected) -> str | None:
     if not c.h1s:
         return None
     h1 = c.h1s[0]
-    updated: str | None = None
-    texts = list(_TEXT_AFTER(h1, n=_TEXT_WINDOW_AFTER))
-    texts += reversed(_TEXT_BEFORE(h1, n=_TEXT_WINDOW_BEFORE))
+    updated: _Shown | None = None
+    after = list(_TEXT_AFTER(h1, n=_TEXT_WINDOW_AFTER))
+    texts = after + list(reversed(_TEXT_BEFORE(h1, n=_TEXT_WINDOW_BEFORE)))
     for i, text in enumerate(texts):
         if len(text) > _DATE_TEXT_MAX or not _YEAR.search(text):
             continue
@@ -477,10 +495,55 @@ def _text_date(c: _Collected) -> str | None:
         previous = texts[i - 1] if 0 < i <= _TEXT_WINDOW_AFTER else ""
         label = text if _YEAR.search(previous) or len(previous) > 40 else text + " " + previous
         if _UPDATED.search(label):
-            updated = updated or date
+            updated = updated or _Shown(date, False, True)
             continue
-        return date
+        byline = (i < min(len(after), _BYLINE_DATE_TEXTS) and len(text.strip()) <= _BYLINE_DATE_LEN
+                  and not _update_or_caption(parent))
+        return _Shown(date, byline, False)
     return updated
+
+
+def _update_or_caption(el: html.HtmlElement | None) -> bool:
+    """The element or one of its near ancestors is a caption or is classed as an update date
+    ("updated", "modified", "date-modified")."""
+    for _ in range(4):
+        if el is None:
+            return False
+        if el.tag in ("figure", "figcaption", "caption"):
+            return True
+        cls = (el.get("class") or "").lower()
+        if "updat" in cls or "modif" in cls or "caption" in cls:
+            return True
+        el = el.getparent()
+    return False
+
+
+def _same_day_swapped(a: str, b: str) -> bool:
+    """``a`` is ``b`` with day and month read the other way round (09.10.2024 vs 2024-09-10)."""
+    return a[:4] == b[:4] and a[5:7] == b[8:10] and a[8:10] == b[5:7]
+
+
+def _days_apart(a: str, b: str) -> int:
+    return abs((calendar_date.fromisoformat(a[:10]) - calendar_date.fromisoformat(b[:10])).days)
+
+
+def _published(c: _Collected, ld: JsonLd | None, url: str | None,
+               modified: str | None) -> str | None:
+    """The declared publication date, unless the byline under the headline prints another one
+    that is neither the declared modification date nor the same day in another time zone or
+    day/month order: then the declared date is a CMS's (an import, a re-save) and the printed
+    one is the date readers see. Without a declared date: <time>, printed date, URL, modified."""
+    declared = _date([ld.published if ld else None,
+                      *[v for k in _PUBLISHED_KEYS for v in c.metas.get(k, ())]])
+    shown = _shown_date(c)
+    if declared:
+        if (shown and shown.byline and shown.date[:10] != declared[:10]
+                and (not modified or shown.date[:10] != modified[:10])
+                and _days_apart(shown.date, declared) > 1
+                and not _same_day_swapped(shown.date, declared)):
+            return shown.date
+        return declared
+    return _time_date(c) or (shown.date if shown else None) or url_date(url) or modified
 
 
 def _language(root: html.HtmlElement, c: _Collected, ld: JsonLd | None) -> str | None:
@@ -636,9 +699,7 @@ def extract_metadata(root: html.HtmlElement, url: str | None = None) -> Metadata
         ld.modified if ld else None, *[v for k in _MODIFIED_KEYS for v in c.metas.get(k, ())],
     ]))
     # A page that shows only an update date is dated by it: it is the date readers see.
-    guarded("published", lambda: _date([
-        ld.published if ld else None, *[v for k in _PUBLISHED_KEYS for v in c.metas.get(k, ())],
-    ]) or _time_date(c) or _text_date(c) or url_date(url) or fields.get("modified"))
+    guarded("published", _published, c, ld, url, fields.get("modified"))
     guarded("language", _language, root, c, ld)
     guarded("description", lambda: _clip(
         (ld.description if ld else None) or _first(c.metas, _DESCRIPTION_KEYS)))
