@@ -238,6 +238,16 @@ def test_forum_last_post_date_is_an_update():
     assert meta(page(body=body)).published == "2024-03-02"
 
 
+def test_page_without_h1_is_dated_below_the_h2_that_carries_its_title():
+    head = "<title>Turning off the LEDs - Example Forums</title>"
+    body = ('<h2>Site news</h2><p>Maintenance on 3 January 2020</p>'
+            '<h2 class="topic-title">Turning off the LEDs</h2>'
+            '<div class="post"><p>by <a>pi_user</a> » Sun Dec 17, 2023 11:18 am</p></div>')
+    assert meta(page(head, body)).published == "2023-12-17T11:18:00"
+    # no heading agrees with the title: no anchor, no guess
+    assert meta(page("<title>Other</title>", body)).published is None
+
+
 def test_url_date_is_the_last_resort():
     assert meta(page(body="<h1>x</h1>"), "https://n.example/2019/07/04/story").published == (
         "2019-07-04")

@@ -14,6 +14,7 @@ import html as html_lib
 import re
 from dataclasses import dataclass
 from datetime import date as calendar_date
+from itertools import islice
 from urllib.parse import urljoin, urlsplit
 
 from lxml import etree, html
@@ -81,6 +82,8 @@ _H1_SCAN = 5
 _DATE_TEXT_MAX = 80
 _TEXT_WINDOW_AFTER = 60
 _TEXT_WINDOW_BEFORE = 12
+_H2_SCAN = 10
+_H2_AGREEMENT = 0.6
 _BYLINE_DATE_TEXTS = 12
 """Text nodes below the headline that make its byline area (author, date, reading time)."""
 _BYLINE_DATE_LEN = 40
@@ -161,6 +164,8 @@ class _Collected:
     times: list[html.HtmlElement]
     canonical: str | None
     author_els: list[html.HtmlElement]
+    anchor: html.HtmlElement | None | bool = False
+    """The headline element, once _headline has looked (False: not yet)."""
 
 
 def _collect(root: html.HtmlElement) -> _Collected:
@@ -404,14 +409,34 @@ def _is_byline(el: html.HtmlElement) -> bool:
     return any(h in hint for h in _BYLINE_HINTS)
 
 
+def _headline(root: html.HtmlElement, c: _Collected) -> html.HtmlElement | None:
+    """The element bylines and dates are looked for around: the first <h1> with text, else
+    (forum threads, some blogs) the first <h2> whose words are mostly in the declared title,
+    else an empty <h1>. Found once per page and kept on ``c``."""
+    if c.anchor is not False:
+        return c.anchor  # type: ignore[return-value]
+    found = next((h for h in c.h1s if len(_inline_text(h)) >= 3), None)
+    if found is None:
+        title_words = _words(" ".join(t for t in (c.title, _first(c.metas, _TITLE_KEYS)) if t))
+        for h2 in islice(root.iter("h2"), _H2_SCAN):
+            words = _words(_inline_text(h2))
+            if words and len(words & title_words) >= _H2_AGREEMENT * len(words):
+                found = h2
+                break
+    if found is None and c.h1s:
+        found = c.h1s[0]  # an empty <h1> (filled in by script) still marks the headline's place
+    c.anchor = found
+    return found
+
+
 def _dom_authors(root: html.HtmlElement, c: _Collected) -> tuple[str, ...]:
     """Names from the byline closest to the headline (microdata authors count as bylines).
 
     With a headline, only a window of elements around it is looked at, in order of distance
     (below it first: that is where bylines sit); without one, the whole page.
     """
-    if c.h1s:
-        h1 = c.h1s[0]
+    h1 = _headline(root, c)
+    if h1 is not None:
         after = [el for el in _ELS_AFTER(h1, n=_BYLINE_AFTER) if _is_byline(el)]
         before = [el for el in reversed(_ELS_BEFORE(h1, n=_BYLINE_BEFORE)) if _is_byline(el)]
         candidates = after[:6] + before[:3] + c.author_els
@@ -425,14 +450,14 @@ def _dom_authors(root: html.HtmlElement, c: _Collected) -> tuple[str, ...]:
                 names = clean_authors([line])
                 if names:
                     return names
-    return _text_byline(c)
+    return _text_byline(h1)
 
 
-def _text_byline(c: _Collected) -> tuple[str, ...]:
+def _text_byline(h1: html.HtmlElement | None) -> tuple[str, ...]:
     """A line that starts with "By" ("Von", "Par", "作者：" ...) just below the headline."""
-    if not c.h1s:
+    if h1 is None:
         return ()
-    texts = [t for t in _TEXT_AFTER(c.h1s[0], n=_BYLINE_TEXTS) if len(t) <= _MAX_BYLINE_TEXT]
+    texts = [t for t in _TEXT_AFTER(h1, n=_BYLINE_TEXTS) if len(t) <= _MAX_BYLINE_TEXT]
     for i, text in enumerate(texts):
         parent = text.getparent()
         if parent is not None and parent.tag in _SKIP_TEXT_PARENTS:
@@ -469,18 +494,18 @@ class _Shown:
     updated: bool
 
 
-def _shown_date(c: _Collected) -> _Shown | None:
+def _shown_date(h1: html.HtmlElement | None, n_after: int = _TEXT_WINDOW_AFTER,
+                n_before: int = _TEXT_WINDOW_BEFORE) -> _Shown | None:
     """A date written out next to the headline ("Published March 5, 2024"), as a reader sees it.
 
     Texts right below the headline come first, then the few just above it; a date labelled as
     an update is used only when no other date is there.
     """
-    if not c.h1s:
+    if h1 is None:
         return None
-    h1 = c.h1s[0]
     updated: _Shown | None = None
-    after = list(_TEXT_AFTER(h1, n=_TEXT_WINDOW_AFTER))
-    texts = after + list(reversed(_TEXT_BEFORE(h1, n=_TEXT_WINDOW_BEFORE)))
+    after = list(_TEXT_AFTER(h1, n=n_after))
+    texts = after + list(reversed(_TEXT_BEFORE(h1, n=n_before))) if n_before else after
     for i, text in enumerate(texts):
         if len(text) > _DATE_TEXT_MAX or not _YEAR.search(text):
             continue
@@ -492,7 +517,7 @@ def _shown_date(c: _Collected) -> _Shown | None:
             continue
         # The label may be its own node ("<span>Updated</span> <time>..."): a short text
         # without a year just before the date.
-        previous = texts[i - 1] if 0 < i <= _TEXT_WINDOW_AFTER else ""
+        previous = texts[i - 1] if 0 < i <= len(after) else ""
         label = text if _YEAR.search(previous) or len(previous) > 40 else text + " " + previous
         if _UPDATED.search(label):
             updated = updated or _Shown(date, False, True)
@@ -527,7 +552,7 @@ def _days_apart(a: str, b: str) -> int:
     return abs((calendar_date.fromisoformat(a[:10]) - calendar_date.fromisoformat(b[:10])).days)
 
 
-def _published(c: _Collected, ld: JsonLd | None, url: str | None,
+def _published(root: html.HtmlElement, c: _Collected, ld: JsonLd | None, url: str | None,
                modified: str | None) -> str | None:
     """The declared publication date, unless the byline under the headline prints another one
     that is neither the declared modification date nor the same day in another time zone or
@@ -535,15 +560,21 @@ def _published(c: _Collected, ld: JsonLd | None, url: str | None,
     one is the date readers see. Without a declared date: <time>, printed date, URL, modified."""
     declared = _date([ld.published if ld else None,
                       *[v for k in _PUBLISHED_KEYS for v in c.metas.get(k, ())]])
-    shown = _shown_date(c)
+    h1 = _headline(root, c)
     if declared:
+        # Only the byline area can overrule a declared date: the window is read no further.
+        shown = _shown_date(h1, _BYLINE_DATE_TEXTS, 0)
         if (shown and shown.byline and shown.date[:10] != declared[:10]
                 and (not modified or shown.date[:10] != modified[:10])
                 and _days_apart(shown.date, declared) > 1
                 and not _same_day_swapped(shown.date, declared)):
             return shown.date
         return declared
-    return _time_date(c) or (shown.date if shown else None) or url_date(url) or modified
+    time = _time_date(c)
+    if time:
+        return time
+    shown = _shown_date(h1)
+    return (shown.date if shown else None) or url_date(url) or modified
 
 
 def _language(root: html.HtmlElement, c: _Collected, ld: JsonLd | None) -> str | None:
@@ -699,7 +730,7 @@ def extract_metadata(root: html.HtmlElement, url: str | None = None) -> Metadata
         ld.modified if ld else None, *[v for k in _MODIFIED_KEYS for v in c.metas.get(k, ())],
     ]))
     # A page that shows only an update date is dated by it: it is the date readers see.
-    guarded("published", _published, c, ld, url, fields.get("modified"))
+    guarded("published", _published, root, c, ld, url, fields.get("modified"))
     guarded("language", _language, root, c, ld)
     guarded("description", lambda: _clip(
         (ld.description if ld else None) or _first(c.metas, _DESCRIPTION_KEYS)))
