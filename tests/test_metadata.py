@@ -352,6 +352,12 @@ NOW = datetime(2025, 1, 1, tzinfo=UTC)
     ("5 mars 2024", "2024-03-05"),
     ("5. März 2024, 10:30 Uhr", "2024-03-05T10:30:00"),
     ("12 de marzo de 2024", "2024-03-12"),
+    ("Published: Mar. 5th, 2024", "2024-03-05"),
+    (" on July 26, 2024)", "2024-07-26"),
+    ("February 30, 2024", None),
+    # no month name and no numeric date: dateutil's fuzzy mode would invent one
+    ("Top 10 Companies in the Global 8K Market in 2024", None),
+    ("SQL Server 2008 R2 (14)", None),
     ("05.03.2024", "2024-03-05"),
     ("2024年3月5日", "2024-03-05"),
     ("1709632800", "2024-03-05T10:00:00+00:00"),

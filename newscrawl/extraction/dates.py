@@ -61,6 +61,21 @@ _MONTHS = [
 ]
 
 
+_MONTH_NUMBER = {name.lower(): i for i, names in enumerate(_MONTHS, 1) for name in names}
+_MONTH_NAME = "|".join(sorted((re.escape(n) for n in _MONTH_NUMBER), key=len, reverse=True))
+# "March 5, 2024", "Mar. 5th 2024", "5 March 2024", "5. März 2024", "5 de marzo de 2024", with
+# nothing else but a label: read without dateutil (most printed dates look like this).
+_WRITTEN_DATE = re.compile(
+    r"^[\W_]*(?:(?:published|posted|updated|last updated|modified|on)\b\W*)*"
+    rf"(?:(?P<m1>{_MONTH_NAME})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y1>\d{{4}})"
+    rf"|(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\.?\s+(?:de\s+)?(?P<m2>{_MONTH_NAME})\.?,?\s+(?:de\s+)?"
+    r"(?P<y2>\d{4}))[\W_]*$",
+    re.I,
+)
+_HAS_MONTH = re.compile(rf"(?<![^\W\d_])(?:{_MONTH_NAME})(?![^\W\d_])|\d[./-]\d|\d{{8}}", re.I)
+"""A month name or a numeric day/month: without either, no text is a date to the day."""
+
+
 class _ParserInfo(_dateutil.parserinfo):
     MONTHS = _MONTHS  # type: ignore[assignment]
     JUMP = [*_dateutil.parserinfo.JUMP, "de", "del", "di", "du", "le", "el", "à", "um", "年", "月",
@@ -128,7 +143,23 @@ def _from_iso(m: re.Match[str]) -> tuple[str, date] | None:
     return dt.isoformat() + _offset(tz), d
 
 
+def _from_written(text: str) -> tuple[str, date] | None | bool:
+    """A date written out in words, or None for an impossible one; False when the text is not
+    of that simple shape and dateutil must decide."""
+    m = _WRITTEN_DATE.match(text)
+    if not m:
+        return False
+    month = _MONTH_NUMBER[(m.group("m1") or m.group("m2")).lower()]
+    d = date(int(m.group("y1") or m.group("y2")), month, int(m.group("d1") or m.group("d2")))
+    return d.isoformat(), d
+
+
 def _from_dateutil(text: str) -> tuple[str, date] | None:
+    written = _from_written(text)
+    if written is not False:
+        return written  # type: ignore[return-value]
+    if not _HAS_MONTH.search(text):
+        return None
     info = _INFO_DAYFIRST if _DOTTED.search(text) else _INFO
     text = _NOISE.sub(" ", text)
     try:
