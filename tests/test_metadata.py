@@ -192,6 +192,36 @@ def test_dom_byline_next_to_the_headline_not_the_one_in_comments():
     assert meta(page(body=body)).authors == ("Mia Wong", "Tom Hill")
 
 
+def test_labelled_author_box_at_the_end_of_the_article():
+    filler = "".join(f"<p>Paragraph {i} of the story.</p>" for i in range(40))
+    body = (f'<article><h1>Headline</h1>{filler}<div class="bio"><p>Written by</p>'
+            '<p><a href="/m">Moses Kim</a> and <a href="/k">Kate Shokurova</a></p></div>'
+            '</article>')
+    assert meta(page(body=body)).authors == ("Moses Kim", "Kate Shokurova")
+    body = f'<h1>Headline</h1>{filler}<p>Authors: Julie Weisenhorn and Natalie Hoidal</p>'
+    assert meta(page(body=body)).authors == ("Julie Weisenhorn", "Natalie Hoidal")
+    # a bare "By" that far down is a related-posts card, not the page's byline
+    body = f'<h1>Headline</h1>{filler}<p>By Someone Else</p>'
+    assert meta(page(body=body)).authors == ()
+
+
+def test_author_rows_in_tables_forms_and_page_footers_are_not_bylines():
+    filler = "".join(f"<p>Paragraph {i}.</p>" for i in range(30))
+    infobox = '<table><tr><th>Author</th><td>Vinoy Thomas</td></tr></table>'
+    form = '<form><fieldset><legend>Author</legend><input placeholder="Name"></fieldset></form>'
+    footer = '<footer><p>Written by</p><p>Site Webmaster Bob</p></footer>'
+    for extra in (infobox, form, footer):
+        assert meta(page(body=f"<h1>Headline</h1>{filler}{extra}")).authors == ()
+
+
+def test_by_line_just_above_the_headline_but_not_a_consent_line():
+    body = '<p><span>by Nicole Burke</span></p><h1>Headline here</h1><p>Text</p>'
+    assert meta(page(body=body)).authors == ("Nicole Burke",)
+    body = ('<p>By submitting my email address I agree to the terms</p><h1>Headline</h1>'
+            '<p>By clicking here you accept</p><p>Text</p>')
+    assert meta(page(body=body)).authors == ()
+
+
 def test_byline_line_starting_with_by_and_glued_date():
     body = '<h1>Headline</h1><p><span>by Nicole Burke</span> · <span>May 3, 2023</span></p>'
     m = meta(page(body=body))

@@ -36,6 +36,23 @@ BY_PREFIX = re.compile(
 """A line that reads as a byline by its first word."""
 BY_ONLY = re.compile(r"^\s*(?:(?:written|posted)\s+)?(?:by|von|par|por|di|door|av|af|przez)"
                      r"\s*[:：]?\s*$", re.I)
+# Labels that name the writer on the next line or after them, stronger than a bare "By", so
+# they are also trusted in an author box at the end of an article: "Written by", "Article by",
+# "Posted by", "Author:", "Autorin:", "Contributors:".
+_LABEL = (r"(?:(?:written|posted|article|story|words|reported|text)\s+by|authors?"
+          r"|autor(?:in|en|es)?|auteur(?:e|s)?|autore|autori|contributors?|verfasst von"
+          r"|rédigé par)")
+AUTHOR_LABEL = re.compile(rf"^\s*{_LABEL}\s*[:：]?\s*$", re.I)
+"""A line that is only such a label: the name is on the next line."""
+AUTHOR_LABELLED = re.compile(
+    r"^\s*(?:(?:written|posted|article|story|words|reported)\s+by|verfasst von|rédigé par)"
+    r"\s*[:：]?\s*"
+    r"|^\s*(?:authors?|autor(?:in|en|es)?|auteur(?:e|s)?|autore|autori|contributors?)\s*[:：]\s*",
+    re.I,
+)
+"""A line that starts with such a label (a bare "Author" needs its colon: "Author interviews")."""
+AUTHOR_LABEL_START = re.compile(rf"\s*{_LABEL}", re.I)
+"""Either of the two, loosely: one cheap test per line before a block is read closely."""
 # Credits that name someone other than the writer: the whole piece is dropped.
 _NOT_WRITER = re.compile(
     r"(?i)^\s*(?:(?:medically\s+|fact[- ]?)?(?:reviewed|checked|edited|illustrat\w*|photo\w*|"

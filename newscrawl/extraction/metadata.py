@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html as html_lib
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date as calendar_date
 from itertools import islice
@@ -19,7 +20,15 @@ from urllib.parse import urljoin, urlsplit
 
 from lxml import etree, html
 
-from newscrawl.extraction.authors import BY_ONLY, BY_PREFIX, clean_authors, invert_name
+from newscrawl.extraction.authors import (
+    AUTHOR_LABEL,
+    AUTHOR_LABEL_START,
+    AUTHOR_LABELLED,
+    BY_ONLY,
+    BY_PREFIX,
+    clean_authors,
+    invert_name,
+)
 from newscrawl.extraction.dates import parse_date, url_date
 from newscrawl.extraction.meta_jsonld import JsonLd, read_jsonld
 
@@ -55,7 +64,6 @@ _BYLINE = etree.XPath(
     " and not(self::link) and not(self::script) and not(self::style)]"
 )
 _ITEMPROP_NAME = etree.XPath(".//*[@itemprop='name']")
-_ELS_AFTER = etree.XPath("following::*[position() <= $n]")
 _ELS_BEFORE = etree.XPath("preceding::*[position() <= $n]")
 _BYLINE_HINTS = ("byline", "author", "writer", "contributor")
 _BYLINE_SKIP = frozenset({"meta", "link", "script", "style", "img", "svg", "picture", "source",
@@ -63,14 +71,19 @@ _BYLINE_SKIP = frozenset({"meta", "link", "script", "style", "img", "svg", "pict
 _BYLINE_AFTER = 150
 _BYLINE_BEFORE = 40
 _BYLINE_TEXTS = 25
+_BYLINE_TEXTS_BEFORE = 4
+_BYLINE_FAR_TEXTS = 400
+_CONNECTORS = frozenset({",", "&", "and", "und", "et", "y", "e", "og", "och", "en", "i", "и",
+                         "和", "、"})
+# "By clicking / submitting / signing up ...": a consent line, not a byline.
+_BY_GERUND = re.compile(r"\s*[Bb]y\s+[a-z]+ing\b")
 # Visible text just after (and a little before) the headline, where bylines and dates sit.
-_TEXT_AFTER = etree.XPath("following::text()[normalize-space()][position() <= $n]")
-_TEXT_BEFORE = etree.XPath("preceding::text()[normalize-space()][position() <= $n]")
 _YEAR = re.compile(r"(?<!\d)(?:19[9]\d|20[0-4]\d)(?!\d)")
 # An update, not the publication: "Updated", "Last post" / "Last reply" on forum threads.
 _UPDATED = re.compile(r"(?i)updated|modified|aktualisiert|mis à jour|actualizado|aggiornato"
                       r"|\blast (?:post|reply|activity)|dernier message|letzter beitrag"
                       r"|último mensaje|ultimo messaggio")
+_OPAQUE = frozenset({"svg", "script", "style", "noscript", "template", "math", "select"})
 _SKIP_TEXT_PARENTS = frozenset({"script", "style", "noscript", "template", "option", "textarea"})
 
 _MAX_TEXT = 2000
@@ -409,6 +422,89 @@ def _is_byline(el: html.HtmlElement) -> bool:
     return any(h in hint for h in _BYLINE_HINTS)
 
 
+# Walks from the headline, nearest first. XPath's following::/preceding:: axes read the whole
+# rest of the document even when only the first few nodes are wanted; these stop early.
+
+class _Text(str):
+    """A text node's string, with the element that holds it (``getparent`` as in lxml)."""
+
+    holder: html.HtmlElement | None = None
+
+    def getparent(self) -> html.HtmlElement | None:
+        return self.holder
+
+
+def _text(text: str, holder: html.HtmlElement | None) -> _Text:
+    t = _Text(text)
+    t.holder = holder
+    return t
+
+
+def _iter_after(el: html.HtmlElement) -> Iterator[tuple[str, html.HtmlElement | None]]:
+    """Non-blank texts after ``el`` (not inside it) in document order, with their holders."""
+    node: html.HtmlElement | None = el
+    while node is not None:
+        parent = node.getparent()
+        if node.tail and not node.tail.isspace():
+            yield node.tail, parent
+        for sib in node.itersiblings():
+            yield from _iter_subtree(sib)
+            if sib.tail and not sib.tail.isspace():
+                yield sib.tail, parent
+        node = parent
+
+
+def _iter_subtree(el: html.HtmlElement) -> Iterator[tuple[str, html.HtmlElement | None]]:
+    """Non-blank texts inside ``el`` (its own tail excluded), document order, with holders.
+    Scripts, styles and SVG drawings are skipped whole: their text is never a byline."""
+    if not isinstance(el.tag, str) or el.tag in _OPAQUE:
+        return
+    if el.text and not el.text.isspace():
+        yield el.text, el
+    for child in el:
+        yield from _iter_subtree(child)
+        if child.tail and not child.tail.isspace():
+            yield child.tail, el
+
+
+def _texts_after(el: html.HtmlElement, limit: int) -> list[_Text]:
+    """The first ``limit`` non-blank text nodes after ``el`` (not inside it), document order."""
+    return [_text(t, h) for t, h in islice(_iter_after(el), limit)]
+
+
+def _iter_before(el: html.HtmlElement) -> Iterator[tuple[str, html.HtmlElement | None]]:
+    """Non-blank texts before ``el`` (not inside it), nearest first, with their holders."""
+    node: html.HtmlElement | None = el
+    while node is not None:
+        parent = node.getparent()
+        for sib in node.itersiblings(preceding=True):
+            if sib.tail and not sib.tail.isspace():
+                yield sib.tail, parent
+            for e in reversed(list(sib.iter())):
+                if e is not sib and e.tail and not e.tail.isspace():
+                    yield e.tail, e.getparent()
+                if e.text and isinstance(e.tag, str) and not e.text.isspace():
+                    yield e.text, e
+        if parent is not None and parent.text and not parent.text.isspace():
+            yield parent.text, parent
+        node = parent
+
+
+def _texts_before(el: html.HtmlElement, limit: int) -> list[_Text]:
+    """The last ``limit`` non-blank text nodes before ``el``, nearest first."""
+    return [_text(t, h) for t, h in islice(_iter_before(el), limit)]
+
+
+def _iter_elements_after(el: html.HtmlElement) -> Iterator[html.HtmlElement]:
+    node: html.HtmlElement | None = el
+    while node is not None:
+        for sib in node.itersiblings():
+            for e in sib.iter():
+                if isinstance(e.tag, str):
+                    yield e
+        node = node.getparent()
+
+
 def _headline(root: html.HtmlElement, c: _Collected) -> html.HtmlElement | None:
     """The element bylines and dates are looked for around: the first <h1> with text, else
     (forum threads, some blogs) the first <h2> whose words are mostly in the declared title,
@@ -437,7 +533,7 @@ def _dom_authors(root: html.HtmlElement, c: _Collected) -> tuple[str, ...]:
     """
     h1 = _headline(root, c)
     if h1 is not None:
-        after = [el for el in _ELS_AFTER(h1, n=_BYLINE_AFTER) if _is_byline(el)]
+        after = [el for el in islice(_iter_elements_after(h1), _BYLINE_AFTER) if _is_byline(el)]
         before = [el for el in reversed(_ELS_BEFORE(h1, n=_BYLINE_BEFORE)) if _is_byline(el)]
         candidates = after[:6] + before[:3] + c.author_els
     else:
@@ -454,22 +550,94 @@ def _dom_authors(root: html.HtmlElement, c: _Collected) -> tuple[str, ...]:
 
 
 def _text_byline(h1: html.HtmlElement | None) -> tuple[str, ...]:
-    """A line that starts with "By" ("Von", "Par", "作者：" ...) just below the headline."""
+    """A line that starts with "By" ("Von", "Par", "作者：" ...) just below the headline or just
+    above it; failing that, a line labelled "Written by", "Author:", "Posted by" ... further down
+    the article, where author boxes sit (comments, navigation and the page footer skipped)."""
     if h1 is None:
         return ()
-    texts = [t for t in _TEXT_AFTER(h1, n=_BYLINE_TEXTS) if len(t) <= _MAX_BYLINE_TEXT]
+    return (_labelled_byline(_texts_after(h1, _BYLINE_TEXTS), near=True)
+            or _labelled_byline(_texts_before(h1, _BYLINE_TEXTS_BEFORE)[::-1], near=True)
+            or _far_byline(h1))
+
+
+def _far_byline(h1: html.HtmlElement) -> tuple[str, ...]:
+    """A labelled byline ("Written by", "Author:") in the ~400 texts below the headline. Each
+    block after it is first read as plain strings (cheap); only a block holding such a label
+    is walked element by element."""
+    seen = 0
+    node: html.HtmlElement | None = h1
+    while node is not None and seen < _BYLINE_FAR_TEXTS:
+        for sib in node.itersiblings():
+            if not isinstance(sib.tag, str):
+                continue
+            hit = False
+            for t in sib.itertext():
+                if not t.isspace():
+                    seen += 1
+                    if AUTHOR_LABEL_START.match(t):
+                        hit = True
+                        break
+                    if seen >= _BYLINE_FAR_TEXTS:
+                        break
+            if hit:
+                names = _labelled_byline([_text(t, h) for t, h in _iter_subtree(sib)], near=False)
+                if names:
+                    return names
+            if seen >= _BYLINE_FAR_TEXTS:
+                break
+        node = node.getparent()
+    return ()
+
+
+def _labelled_byline(texts: list, near: bool) -> tuple[str, ...]:  # noqa: C901
+    texts = [t for t in texts if len(t) <= _MAX_BYLINE_TEXT]
     for i, text in enumerate(texts):
         parent = text.getparent()
-        if parent is not None and parent.tag in _SKIP_TEXT_PARENTS:
+        if parent is None or parent.tag in _SKIP_TEXT_PARENTS:
             continue
-        if BY_ONLY.match(text) and i + 1 < len(texts):
-            text = texts[i + 1]
-        elif not BY_PREFIX.match(text):
+        label_only = AUTHOR_LABEL.match(text) or (near and BY_ONLY.match(text))
+        if label_only and i + 1 < len(texts):
+            line = texts[i + 1]
+            # "<a>Jane Doe</a> and <a>John Roe</a>": names joined by a connector line
+            j = i + 2
+            while j + 1 < len(texts) and texts[j].strip().lower() in _CONNECTORS:
+                line += f" {texts[j].strip()} {texts[j + 1]}"
+                j += 2
+        elif m := AUTHOR_LABELLED.match(text):
+            line = text[m.end():]
+        elif near and BY_PREFIX.match(text) and not _BY_GERUND.match(text):
+            line = text
+        else:
             continue
-        names = clean_authors([text])
+        if _outside_article(parent, bool(label_only), near):
+            continue
+        names = clean_authors([line])
         if names:
             return names
     return ()
+
+
+def _outside_article(el: html.HtmlElement, cell: bool, near: bool) -> bool:
+    """In a form ("By submitting ...", a review form's "Author" field); unless ``near`` the
+    headline, also in comments, navigation or the page's own footer (a footer inside an article
+    is the article's, and often holds its author box), and with ``cell`` in a table or
+    definition list: an "Author" cell there (an infobox, a book's details) is about the subject.
+    """
+    in_article = False
+    for a in el.iterancestors():
+        if a.tag in ("form", "fieldset", "button", "label"):
+            return True
+        if near:
+            continue
+        if cell and a.tag in ("table", "dl"):
+            return True
+        if a.tag in ("article", "main"):
+            in_article = True
+        cls = (a.get("class") or "") + " " + (a.get("id") or "")
+        if "comment" in cls.lower() or a.tag in ("nav", "head") or (
+                a.tag == "footer" and not in_article):
+            return True
+    return False
 
 
 def _time_date(c: _Collected) -> str | None:
@@ -504,8 +672,8 @@ def _shown_date(h1: html.HtmlElement | None, n_after: int = _TEXT_WINDOW_AFTER,
     if h1 is None:
         return None
     updated: _Shown | None = None
-    after = list(_TEXT_AFTER(h1, n=n_after))
-    texts = after + list(reversed(_TEXT_BEFORE(h1, n=n_before))) if n_before else after
+    after = _texts_after(h1, n_after)
+    texts = after + _texts_before(h1, n_before) if n_before else after
     for i, text in enumerate(texts):
         if len(text) > _DATE_TEXT_MAX or not _YEAR.search(text):
             continue
