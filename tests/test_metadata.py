@@ -222,6 +222,27 @@ def test_by_line_just_above_the_headline_but_not_a_consent_line():
     assert meta(page(body=body)).authors == ()
 
 
+def test_byline_box_name_after_by_not_the_kicker_before_it():
+    body = ('<h1>Headline</h1><div class="byline"><span>Guide</span> <span>by</span> '
+            '<a>Will Judd</a> <span>Former Deputy Tech Editor</span></div>')
+    assert meta(page(body=body)).authors == ("Will Judd",)
+    body = ('<h1>Headline</h1><div class="byline"><p>Originally published</p>'
+            '<p>November 9, 2022</p><p>By</p><p>April Fulton</p></div>')
+    assert meta(page(body=body)).authors == ("April Fulton",)
+
+
+def test_author_that_is_a_piece_of_the_site_name_yields_to_the_byline():
+    head = ('<meta property="og:site_name" content="USA TODAY">'
+            + ld('{"@type": "NewsArticle", "author": {"@type": "Person", "name": ", USA TODAY"}}'))
+    body = '<h1>Headline</h1><p class="author">Brian Truitt</p>'
+    assert meta(page(head, body)).authors == ("Brian Truitt",)
+
+
+def test_authorization_is_no_author_hint():
+    body = '<h1>Headline</h1><h2 id="about-authorization">About authentication</h2><p>x</p>'
+    assert meta(page(body=body)).authors == ()
+
+
 def test_byline_line_starting_with_by_and_glued_date():
     body = '<h1>Headline</h1><p><span>by Nicole Burke</span> · <span>May 3, 2023</span></p>'
     m = meta(page(body=body))
@@ -344,6 +365,13 @@ def test_double_escaped_title_is_unescaped():
 ])
 def test_clean_authors(raw, expected):
     assert clean_authors([raw]) == expected
+
+
+def test_clean_authors_trailing_on_placeholders_and_via():
+    assert clean_authors(["IndustrySelect on"]) == ("IndustrySelect",)
+    assert clean_authors(["Audiophile On"]) == ("Audiophile On",)
+    assert clean_authors(["page.head.extra.author", "{{ author }}", "via"]) == ()
+    assert clean_authors(["sara.r.peter"]) == ("sara.r.peter",)
 
 
 def test_clean_authors_dedupes_and_ignores_non_strings():

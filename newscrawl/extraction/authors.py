@@ -104,7 +104,10 @@ _CREDENTIAL = re.compile(
 _GENERIC = frozenset({
     "admin", "administrator", "staff", "editor", "editors", "redaction", "rédaction", "redaktion",
     "guest", "anonymous", "unknown", "null", "none", "undefined", "user", "author", "webmaster",
+    "on", "via",
 })
+# Left after a date is cut from "Jane Doe on March 5": lower-case, so "Audiophile On" stays.
+_TRAILING = frozenset({"on", "via", "am", "le", "el", "il"})
 _TRIM = " \t\n\r.,;:|-–—·•*()[]{}\"'“”‘’«»"
 
 
@@ -120,8 +123,13 @@ def _is_role(piece: str) -> bool:
     return bool(words) and all(w in _ROLE_WORDS for w in words)
 
 
+# Template placeholders a page shipped unfilled: "{{ author }}", "${author}",
+# "page.head.extra.author".
+_PLACEHOLDER = re.compile(r"[{}$<>]|^[A-Za-z_]+(?:\.[A-Za-z_]{2,}){2,}$")
+
+
 def _valid(name: str) -> bool:
-    if not name or len(name) > _MAX_NAME or name.lower() in _GENERIC:
+    if not name or len(name) > _MAX_NAME or name.lower() in _GENERIC or _PLACEHOLDER.search(name):
         return False
     if not any(c.isalpha() for c in name):
         return False
@@ -167,7 +175,8 @@ def _names(raw: str) -> list[str]:
                 continue
             # "Jane Doe Staff Writer": drop trailing role words.
             words = part.split()
-            while len(words) > 1 and words[-1].lower().strip(_TRIM) in _ROLE_WORDS:
+            while len(words) > 1 and (words[-1].lower().strip(_TRIM) in _ROLE_WORDS
+                                      or words[-1] in _TRAILING):
                 words.pop()
             part = _title_if_shouting(" ".join(words).strip(_TRIM))
             if _valid(part):

@@ -419,7 +419,7 @@ def _is_byline(el: html.HtmlElement) -> bool:
     if (el.get("rel") or "").lower() == "author" or (el.get("itemprop") or "").lower() == "author":
         return True
     hint = ((el.get("class") or "") + " " + (el.get("id") or "")).lower()
-    return any(h in hint for h in _BYLINE_HINTS)
+    return any(h in hint for h in _BYLINE_HINTS) and "authori" not in hint  # authorization
 
 
 # Walks from the headline, nearest first. XPath's following::/preceding:: axes read the whole
@@ -542,11 +542,31 @@ def _dom_authors(root: html.HtmlElement, c: _Collected) -> tuple[str, ...]:
         if _in_comments(el):
             continue
         for text in _byline_texts(el):
-            for line in text.split("\n"):
-                names = clean_authors([line])
-                if names:
-                    return names
+            names = _byline_names(text.split("\n"))
+            if names:
+                return names
     return _text_byline(h1)
+
+
+def _byline_names(lines: list[str]) -> tuple[str, ...]:
+    """Names from the lines of a byline box. A line after "By" (or starting with it) names the
+    writer; the lines before it are a kicker or a date ("Guide / by / Will Judd", "Post / by /
+    galitsyn", "Originally published ... / By / April Fulton"). Without one, the first line
+    that holds a name."""
+    for i, line in enumerate(lines):
+        if (BY_ONLY.match(line) or AUTHOR_LABEL.match(line)) and i + 1 < len(lines):
+            names = clean_authors([lines[i + 1]])
+        elif i and (BY_PREFIX.match(line) or AUTHOR_LABELLED.match(line)):
+            names = clean_authors([line])
+        else:
+            continue
+        if names:
+            return names
+    for line in lines:
+        names = clean_authors([line])
+        if names:
+            return names
+    return ()
 
 
 def _text_byline(h1: html.HtmlElement | None) -> tuple[str, ...]:
@@ -820,6 +840,13 @@ def _twitter_author(c: _Collected) -> list[str]:
     return []
 
 
+def _names_site(name: str, sites: set[str]) -> bool:
+    """The author is the site or its publisher, or a piece of its name ("USA" of "USA TODAY",
+    "Clemson" of "Clemson News" once the cleaner has cut the role word)."""
+    k = _key(name)
+    return bool(k) and any(k == s or (len(k) >= 3 and k in s) for s in sites)
+
+
 def _authors(root: html.HtmlElement, c: _Collected, ld: JsonLd | None,
              site_name: str | None) -> tuple[str, ...]:
     """The first source that names someone; the site's own name is only a last resort, since
@@ -838,7 +865,7 @@ def _authors(root: html.HtmlElement, c: _Collected, ld: JsonLd | None,
     fallback: tuple[str, ...] = ()
     for values in sources:
         names = clean_authors(values)
-        if names and all(_key(n) in sites for n in names):
+        if names and all(_names_site(n, sites) for n in names):
             fallback = fallback or names
         elif names:
             return names
