@@ -374,6 +374,13 @@ def test_clean_authors_trailing_on_placeholders_and_via():
     assert clean_authors(["sara.r.peter"]) == ("sara.r.peter",)
 
 
+def test_clean_authors_keeps_a_desk_or_team_name_whole():
+    assert clean_authors(["By Podium Staff"]) == ("Podium Staff",)
+    assert clean_authors(["TOI Lifestyle Desk"]) == ("TOI Lifestyle Desk",)
+    assert clean_authors(["Jane Doe Staff Writer"]) == ("Jane Doe",)
+    assert clean_authors(["Jane Doe, Staff"]) == ("Jane Doe",)
+
+
 def test_clean_authors_dedupes_and_ignores_non_strings():
     assert clean_authors(["Jane Doe", "JANE DOE", None, 5, "jane doe"]) == ("Jane Doe",)
 

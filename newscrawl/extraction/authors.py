@@ -106,6 +106,8 @@ _GENERIC = frozenset({
     "guest", "anonymous", "unknown", "null", "none", "undefined", "user", "author", "webmaster",
     "on", "via",
 })
+_COLLECTIVE = frozenset({"staff", "desk", "team", "editors", "newsroom", "redaktion",
+                         "rédaction", "redacción", "redazione"})
 # Left after a date is cut from "Jane Doe on March 5": lower-case, so "Audiophile On" stays.
 _TRAILING = frozenset({"on", "via", "am", "le", "el", "il"})
 _TRIM = " \t\n\r.,;:|-–—·•*()[]{}\"'“”‘’«»"
@@ -175,9 +177,11 @@ def _names(raw: str) -> list[str]:
                 continue
             # "Jane Doe Staff Writer": drop trailing role words.
             words = part.split()
-            while len(words) > 1 and (words[-1].lower().strip(_TRIM) in _ROLE_WORDS
-                                      or words[-1] in _TRAILING):
-                words.pop()
+            # ... except a desk's or a team's name: "Podium Staff", "TOI Lifestyle Desk".
+            if words[-1].lower().strip(_TRIM) not in _COLLECTIVE:
+                while len(words) > 1 and (words[-1].lower().strip(_TRIM) in _ROLE_WORDS
+                                          or words[-1] in _TRAILING):
+                    words.pop()
             part = _title_if_shouting(" ".join(words).strip(_TRIM))
             if _valid(part):
                 names.append(part)
