@@ -73,6 +73,11 @@ _BYLINE_BEFORE = 40
 _BYLINE_TEXTS = 25
 _BYLINE_TEXTS_BEFORE = 4
 _BYLINE_FAR_TEXTS = 400
+_LABEL_LOOKAHEAD = 8
+_LABEL_TRIES = 3
+_FOLLOWING_STRINGS = etree.XPath("following::text()[normalize-space()][position() <= $n]",
+                                 smart_strings=False)
+_FOLLOWING_TEXTS = etree.XPath("following::text()[normalize-space()][position() <= $n]")
 _CONNECTORS = frozenset({",", "&", "and", "und", "et", "y", "e", "og", "och", "en", "i", "и",
                          "和", "、"})
 # "By clicking / submitting / signing up ...": a consent line, not a byline.
@@ -179,6 +184,9 @@ class _Collected:
     author_els: list[html.HtmlElement]
     anchor: html.HtmlElement | None | bool = False
     """The headline element, once _headline has looked (False: not yet)."""
+    after: list | None = None
+    """Texts after the headline, as far as read (``after_n``)."""
+    after_n: int = 0
 
 
 def _collect(root: html.HtmlElement) -> _Collected:
@@ -457,14 +465,32 @@ def _iter_after(el: html.HtmlElement) -> Iterator[tuple[str, html.HtmlElement | 
 def _iter_subtree(el: html.HtmlElement) -> Iterator[tuple[str, html.HtmlElement | None]]:
     """Non-blank texts inside ``el`` (its own tail excluded), document order, with holders.
     Scripts, styles and SVG drawings are skipped whole: their text is never a byline."""
-    if not isinstance(el.tag, str) or el.tag in _OPAQUE:
-        return
-    if el.text and not el.text.isspace():
-        yield el.text, el
-    for child in el:
-        yield from _iter_subtree(child)
-        if child.tail and not child.tail.isspace():
-            yield child.tail, el
+    stack: list[html.HtmlElement] = []
+    walker = etree.iterwalk(el, events=("start", "end"))
+    for event, e in walker:
+        if event == "start":
+            tag = e.tag
+            if not isinstance(tag, str) or tag in _OPAQUE:
+                walker.skip_subtree()
+                stack.append(e)  # its "end" still comes
+                continue
+            stack.append(e)
+            text = e.text
+            if text and not text.isspace():
+                yield text, e
+        else:
+            stack.pop()
+            tail = e.tail
+            if stack and tail and not tail.isspace():
+                yield tail, stack[-1]
+
+
+def _after_headline(c: _Collected, h1: html.HtmlElement, n: int) -> list[_Text]:
+    """The first ``n`` texts after the headline, walked once per page for byline and date."""
+    if c.after is None or (n > c.after_n and len(c.after) == c.after_n):
+        c.after_n = max(n, _BYLINE_TEXTS)
+        c.after = _texts_after(h1, c.after_n)
+    return c.after[:n]
 
 
 def _texts_after(el: html.HtmlElement, limit: int) -> list[_Text]:
@@ -545,7 +571,7 @@ def _dom_authors(root: html.HtmlElement, c: _Collected) -> tuple[str, ...]:
             names = _byline_names(text.split("\n"))
             if names:
                 return names
-    return _text_byline(h1)
+    return _text_byline(c, h1)
 
 
 def _byline_names(lines: list[str]) -> tuple[str, ...]:
@@ -569,43 +595,30 @@ def _byline_names(lines: list[str]) -> tuple[str, ...]:
     return ()
 
 
-def _text_byline(h1: html.HtmlElement | None) -> tuple[str, ...]:
+def _text_byline(c: _Collected, h1: html.HtmlElement | None) -> tuple[str, ...]:
     """A line that starts with "By" ("Von", "Par", "作者：" ...) just below the headline or just
     above it; failing that, a line labelled "Written by", "Author:", "Posted by" ... further down
     the article, where author boxes sit (comments, navigation and the page footer skipped)."""
     if h1 is None:
         return ()
-    return (_labelled_byline(_texts_after(h1, _BYLINE_TEXTS), near=True)
+    return (_labelled_byline(_after_headline(c, h1, _BYLINE_TEXTS), near=True)
             or _labelled_byline(_texts_before(h1, _BYLINE_TEXTS_BEFORE)[::-1], near=True)
             or _far_byline(h1))
 
 
 def _far_byline(h1: html.HtmlElement) -> tuple[str, ...]:
-    """A labelled byline ("Written by", "Author:") in the ~400 texts below the headline. Each
-    block after it is first read as plain strings (cheap); only a block holding such a label
-    is walked element by element."""
-    seen = 0
-    node: html.HtmlElement | None = h1
-    while node is not None and seen < _BYLINE_FAR_TEXTS:
-        for sib in node.itersiblings():
-            if not isinstance(sib.tag, str):
-                continue
-            hit = False
-            for t in sib.itertext():
-                if not t.isspace():
-                    seen += 1
-                    if AUTHOR_LABEL_START.match(t):
-                        hit = True
-                        break
-                    if seen >= _BYLINE_FAR_TEXTS:
-                        break
-            if hit:
-                names = _labelled_byline([_text(t, h) for t, h in _iter_subtree(sib)], near=False)
-                if names:
-                    return names
-            if seen >= _BYLINE_FAR_TEXTS:
-                break
-        node = node.getparent()
+    """A labelled byline ("Written by", "Author:") in the ~400 texts below the headline. They
+    are read as plain strings (one XPath call, no element objects); only at a line that starts
+    like a label are the next few texts fetched with their elements."""
+    strings = _FOLLOWING_STRINGS(h1, n=_BYLINE_FAR_TEXTS)
+    tries = 0
+    for i, t in enumerate(strings):
+        if len(t) <= _MAX_BYLINE_TEXT and AUTHOR_LABEL_START.match(t):
+            texts = _FOLLOWING_TEXTS(h1, n=i + _LABEL_LOOKAHEAD)[i:]
+            names = _labelled_byline(texts, near=False)
+            tries += 1
+            if names or tries >= _LABEL_TRIES:
+                return names
     return ()
 
 
@@ -682,7 +695,7 @@ class _Shown:
     updated: bool
 
 
-def _shown_date(h1: html.HtmlElement | None, n_after: int = _TEXT_WINDOW_AFTER,
+def _shown_date(c: _Collected, h1: html.HtmlElement | None, n_after: int = _TEXT_WINDOW_AFTER,
                 n_before: int = _TEXT_WINDOW_BEFORE) -> _Shown | None:
     """A date written out next to the headline ("Published March 5, 2024"), as a reader sees it.
 
@@ -692,7 +705,7 @@ def _shown_date(h1: html.HtmlElement | None, n_after: int = _TEXT_WINDOW_AFTER,
     if h1 is None:
         return None
     updated: _Shown | None = None
-    after = _texts_after(h1, n_after)
+    after = _after_headline(c, h1, n_after)
     texts = after + _texts_before(h1, n_before) if n_before else after
     for i, text in enumerate(texts):
         if len(text) > _DATE_TEXT_MAX or not _YEAR.search(text):
@@ -751,7 +764,7 @@ def _published(root: html.HtmlElement, c: _Collected, ld: JsonLd | None, url: st
     h1 = _headline(root, c)
     if declared:
         # Only the byline area can overrule a declared date: the window is read no further.
-        shown = _shown_date(h1, _BYLINE_DATE_TEXTS, 0)
+        shown = _shown_date(c, h1, _BYLINE_DATE_TEXTS, 0)
         if (shown and shown.byline and shown.date[:10] != declared[:10]
                 and (not modified or shown.date[:10] != modified[:10])
                 and _days_apart(shown.date, declared) > 1
@@ -761,7 +774,7 @@ def _published(root: html.HtmlElement, c: _Collected, ld: JsonLd | None, url: st
     time = _time_date(c)
     if time:
         return time
-    shown = _shown_date(h1)
+    shown = _shown_date(c, h1)
     return (shown.date if shown else None) or url_date(url) or modified
 
 
