@@ -299,6 +299,19 @@ def test_page_without_h1_is_dated_below_the_h2_that_carries_its_title():
     assert meta(page("<title>Other</title>", body)).published is None
 
 
+def test_labelled_date_at_the_end_of_the_article_dates_a_page_without_one():
+    filler = "".join(f"<p>Paragraph {i} of the post.</p>" for i in range(80))
+    body = (f'<article><h1>Headline</h1>{filler}<p><span>Posted on April 13, 2023</span></p>'
+            '</article>')
+    assert meta(page(body=body)).published == "2023-04-13"
+    # unlabelled, or in a review card, or in the page footer: no date
+    for tail in ('<p>April 13, 2023</p>',
+                 '<div class="review-card__date">April 13, 2023</div>',
+                 '</article><footer><p>Published April 13, 2023</p></footer><article>'):
+        body = f'<article><h1>Headline</h1>{filler}{tail}</article>'
+        assert meta(page(body=body)).published is None, tail
+
+
 def test_url_date_is_the_last_resort():
     assert meta(page(body="<h1>x</h1>"), "https://n.example/2019/07/04/story").published == (
         "2019-07-04")

@@ -78,6 +78,15 @@ _LABEL_TRIES = 3
 _FOLLOWING_STRINGS = etree.XPath("following::text()[normalize-space()][position() <= $n]",
                                  smart_strings=False)
 _FOLLOWING_TEXTS = etree.XPath("following::text()[normalize-space()][position() <= $n]")
+_BODY_STRINGS = etree.XPath("//body//text()[normalize-space()][position() <= $n]",
+                            smart_strings=False)
+_BODY_TEXTS = etree.XPath("//body//text()[normalize-space()][position() <= $n]")
+_FAR_DATE_TEXTS = 400
+_DATE_LABEL = re.compile(r"(?i)\b(?:posted|published|updated|written)\b|publié|veröffentlicht"
+                         r"|publicado|pubblicato")
+_DATE_HINTS = ("date", "publish", "posted")
+_NOT_DATE_HINTS = ("review", "card", "stock", "sale", "event")
+"""Classes of dates that are not the page's: a review's, a teaser card's, a sale's."""
 _CONNECTORS = frozenset({",", "&", "and", "und", "et", "y", "e", "og", "och", "en", "i", "и",
                          "和", "、"})
 # "By clicking / submitting / signing up ...": a consent line, not a byline.
@@ -775,7 +784,48 @@ def _published(root: html.HtmlElement, c: _Collected, ld: JsonLd | None, url: st
     if time:
         return time
     shown = _shown_date(c, h1)
-    return (shown.date if shown else None) or url_date(url) or modified
+    return (shown.date if shown else None) or url_date(url) or _far_date(root, h1) or modified
+
+
+def _far_date(root: html.HtmlElement, h1: html.HtmlElement | None) -> str | None:
+    """A labelled date further down ("Posted on April 13, 2023" under the article, "Published
+    On:" in a footer line), or one in an element classed as a date; below the headline, or from
+    the top of the body on a page without one (a forum thread's first post). Read as plain
+    strings; the element is fetched only for a text that parses as a date."""
+    if h1 is not None:
+        strings = _FOLLOWING_STRINGS(h1, n=_FAR_DATE_TEXTS)
+    else:
+        strings = _BODY_STRINGS(root, n=_FAR_DATE_TEXTS)
+    for i, t in enumerate(strings):
+        if len(t) > _DATE_TEXT_MAX or not _YEAR.search(t):
+            continue
+        date = parse_date(t)
+        if not date:
+            continue
+        texts = (_FOLLOWING_TEXTS(h1, n=i + 1) if h1 is not None
+                 else _BODY_TEXTS(root, n=i + 1))
+        if len(texts) <= i:
+            return None
+        holder = texts[i].getparent()
+        if holder is None or holder.tag in _SKIP_TEXT_PARENTS or _outside_article(
+                holder, False, False):
+            continue
+        label = t if i == 0 or len(strings[i - 1]) > 40 else strings[i - 1] + " " + t
+        if _DATE_LABEL.search(label) or _date_classed(holder):
+            return date
+    return None
+
+
+def _date_classed(el: html.HtmlElement) -> bool:
+    for a in (el, el.getparent()):
+        if a is None:
+            return False
+        cls = ((a.get("class") or "") + " " + (a.get("id") or "")).lower()
+        if any(h in cls for h in _NOT_DATE_HINTS):
+            return False
+        if a.tag == "time" or any(h in cls for h in _DATE_HINTS):
+            return True
+    return False
 
 
 def _language(root: html.HtmlElement, c: _Collected, ld: JsonLd | None) -> str | None:
