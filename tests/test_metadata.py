@@ -312,6 +312,14 @@ def test_labelled_date_at_the_end_of_the_article_dates_a_page_without_one():
         assert meta(page(body=body)).published is None, tail
 
 
+def test_forum_join_date_is_not_the_post_date():
+    declared = '<meta property="article:published_time" content="2024-12-18T10:00:00+00:00">'
+    body = ('<h1>Thread</h1><p>Thread starter</p><p>someone</p><p>Joined</p><p>Nov 4, 2011</p>'
+            '<p>First post text</p>')
+    assert meta(page(declared, body)).published == "2024-12-18T10:00:00+00:00"
+    assert meta(page(body=body)).published is None
+
+
 def test_url_date_is_the_last_resort():
     assert meta(page(body="<h1>x</h1>"), "https://n.example/2019/07/04/story").published == (
         "2019-07-04")
@@ -436,6 +444,7 @@ NOW = datetime(2025, 1, 1, tzinfo=UTC)
     # no month name and no numeric date: dateutil's fuzzy mode would invent one
     ("Top 10 Companies in the Global 8K Market in 2024", None),
     ("SQL Server 2008 R2 (14)", None),
+    ("Las Vegas: January 6-9, 2024", None),
     ("05.03.2024", "2024-03-05"),
     ("2024年3月5日", "2024-03-05"),
     ("1709632800", "2024-03-05T10:00:00+00:00"),

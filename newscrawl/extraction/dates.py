@@ -25,6 +25,7 @@ _ISO = re.compile(
 _CJK_DATE = re.compile(r"(\d{4})\s*[年/.-]\s*(\d{1,2})\s*[月/.-]\s*(\d{1,2})\s*日?"
                        r"(?:\s*(\d{1,2})[:时](\d{2}))?")
 _EPOCH = re.compile(r"\d{10}(?:\d{3})?")
+_FOUR_DIGITS = re.compile(r"(?<!\d)\d{4}(?!\d)")
 _DOTTED = re.compile(r"\b\d{1,2}\.\s?\d{1,2}\.\s?\d{4}\b")
 # Labels around a date ("Published:", "mis à jour le"): dateutil's fuzzy mode skips most words
 # but not these, which it sometimes reads as tokens.
@@ -171,6 +172,9 @@ def _from_dateutil(text: str) -> tuple[str, date] | None:
         return None
     if (a.year, a.month, a.day) != (b.year, b.month, b.day):
         return None  # a year, a month or a day was missing: not a date to the day
+    years = _FOUR_DIGITS.findall(text)
+    if years and str(a.year) not in years:
+        return None  # "January 6-9, 2026" read as 2009: the year the text spells is not it
     has_time = (a.hour, a.minute) != (0, 0) or a.tzinfo is not None
     return _format(a, has_time), a.date()
 

@@ -98,6 +98,7 @@ _UPDATED = re.compile(r"(?i)updated|modified|aktualisiert|mis à jour|actualizad
                       r"|\blast (?:post|reply|activity)|dernier message|letzter beitrag"
                       r"|último mensaje|ultimo messaggio")
 _OPAQUE = frozenset({"svg", "script", "style", "noscript", "template", "math", "select"})
+_NOT_PUBLISHED = re.compile(r"(?i)\bjoined\b|member since|\bregistered\b|beigetreten|inscrit")
 _SKIP_TEXT_PARENTS = frozenset({"script", "style", "noscript", "template", "option", "textarea"})
 
 _MAX_TEXT = 2000
@@ -729,6 +730,8 @@ def _shown_date(c: _Collected, h1: html.HtmlElement | None, n_after: int = _TEXT
         # without a year just before the date.
         previous = texts[i - 1] if 0 < i <= len(after) else ""
         label = text if _YEAR.search(previous) or len(previous) > 40 else text + " " + previous
+        if _NOT_PUBLISHED.search(label):
+            continue  # a member's join date on a forum, an event's date
         if _UPDATED.search(label):
             updated = updated or _Shown(date, False, True)
             continue
@@ -811,6 +814,8 @@ def _far_date(root: html.HtmlElement, h1: html.HtmlElement | None) -> str | None
                 holder, False, False):
             continue
         label = t if i == 0 or len(strings[i - 1]) > 40 else strings[i - 1] + " " + t
+        if _NOT_PUBLISHED.search(label):
+            continue
         if _DATE_LABEL.search(label) or _date_classed(holder):
             return date
     return None
