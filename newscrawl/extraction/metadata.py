@@ -72,7 +72,8 @@ _BYLINE_AFTER = 150
 _BYLINE_BEFORE = 40
 _BYLINE_TEXTS = 25
 _BYLINE_TEXTS_BEFORE = 4
-_BYLINE_FAR_TEXTS = 400
+_FAR_TEXTS = 400
+"""Texts below the headline searched for a labelled byline or date (an article's length)."""
 _LABEL_LOOKAHEAD = 8
 _LABEL_TRIES = 3
 _FOLLOWING_STRINGS = etree.XPath("following::text()[normalize-space()][position() <= $n]",
@@ -81,7 +82,6 @@ _FOLLOWING_TEXTS = etree.XPath("following::text()[normalize-space()][position() 
 _BODY_STRINGS = etree.XPath("//body//text()[normalize-space()][position() <= $n]",
                             smart_strings=False)
 _BODY_TEXTS = etree.XPath("//body//text()[normalize-space()][position() <= $n]")
-_FAR_DATE_TEXTS = 400
 _DATE_LABEL = re.compile(r"(?i)\b(?:posted|published|updated|written)\b|publié|veröffentlicht"
                          r"|publicado|pubblicato")
 _DATE_HINTS = ("date", "publish", "posted")
@@ -111,6 +111,7 @@ _DATE_TEXT_MAX = 80
 _TEXT_WINDOW_AFTER = 60
 _TEXT_WINDOW_BEFORE = 12
 _H2_SCAN = 10
+_TIME_SCAN = 5
 _H2_AGREEMENT = 0.6
 _BYLINE_DATE_TEXTS = 12
 """Text nodes below the headline that make its byline area (author, date, reading time)."""
@@ -197,6 +198,8 @@ class _Collected:
     after: list | None = None
     """Texts after the headline, as far as read (``after_n``)."""
     after_n: int = 0
+    below: list | None = None
+    """Plain strings of the ~400 texts below the headline, once read."""
 
 
 def _collect(root: html.HtmlElement) -> _Collected:
@@ -613,14 +616,21 @@ def _text_byline(c: _Collected, h1: html.HtmlElement | None) -> tuple[str, ...]:
         return ()
     return (_labelled_byline(_after_headline(c, h1, _BYLINE_TEXTS), near=True)
             or _labelled_byline(_texts_before(h1, _BYLINE_TEXTS_BEFORE)[::-1], near=True)
-            or _far_byline(h1))
+            or _far_byline(c, h1))
 
 
-def _far_byline(h1: html.HtmlElement) -> tuple[str, ...]:
+def _strings_below(c: _Collected, h1: html.HtmlElement) -> list[str]:
+    """The ~400 texts below the headline as plain strings, read once for byline and date."""
+    if c.below is None:
+        c.below = _FOLLOWING_STRINGS(h1, n=_FAR_TEXTS)
+    return c.below
+
+
+def _far_byline(c: _Collected, h1: html.HtmlElement) -> tuple[str, ...]:
     """A labelled byline ("Written by", "Author:") in the ~400 texts below the headline. They
     are read as plain strings (one XPath call, no element objects); only at a line that starts
     like a label are the next few texts fetched with their elements."""
-    strings = _FOLLOWING_STRINGS(h1, n=_BYLINE_FAR_TEXTS)
+    strings = _strings_below(c, h1)
     tries = 0
     for i, t in enumerate(strings):
         if len(t) <= _MAX_BYLINE_TEXT and AUTHOR_LABEL_START.match(t):
@@ -775,6 +785,9 @@ def _published(root: html.HtmlElement, c: _Collected, ld: JsonLd | None, url: st
                       *[v for k in _PUBLISHED_KEYS for v in c.metas.get(k, ())]])
     h1 = _headline(root, c)
     if declared:
+        # A <time> on the page that shows the declared day: nothing to overrule.
+        if any((t.get("datetime") or "")[:10] == declared[:10] for t in c.times[:_TIME_SCAN]):
+            return declared
         # Only the byline area can overrule a declared date: the window is read no further.
         shown = _shown_date(c, h1, _BYLINE_DATE_TEXTS, 0)
         if (shown and shown.byline and shown.date[:10] != declared[:10]
@@ -787,18 +800,15 @@ def _published(root: html.HtmlElement, c: _Collected, ld: JsonLd | None, url: st
     if time:
         return time
     shown = _shown_date(c, h1)
-    return (shown.date if shown else None) or url_date(url) or _far_date(root, h1) or modified
+    return (shown.date if shown else None) or url_date(url) or _far_date(root, c, h1) or modified
 
 
-def _far_date(root: html.HtmlElement, h1: html.HtmlElement | None) -> str | None:
+def _far_date(root: html.HtmlElement, c: _Collected, h1: html.HtmlElement | None) -> str | None:
     """A labelled date further down ("Posted on April 13, 2023" under the article, "Published
     On:" in a footer line), or one in an element classed as a date; below the headline, or from
     the top of the body on a page without one (a forum thread's first post). Read as plain
     strings; the element is fetched only for a text that parses as a date."""
-    if h1 is not None:
-        strings = _FOLLOWING_STRINGS(h1, n=_FAR_DATE_TEXTS)
-    else:
-        strings = _BODY_STRINGS(root, n=_FAR_DATE_TEXTS)
+    strings = _strings_below(c, h1) if h1 is not None else _BODY_STRINGS(root, n=_FAR_TEXTS)
     for i, t in enumerate(strings):
         if len(t) > _DATE_TEXT_MAX or not _YEAR.search(t):
             continue
