@@ -501,8 +501,8 @@ def _iter_subtree(el: html.HtmlElement) -> Iterator[tuple[str, html.HtmlElement 
 def _after_headline(c: _Collected, h1: html.HtmlElement, n: int) -> list[_Text]:
     """The first ``n`` texts after the headline, walked once per page for byline and date."""
     if c.after is None or (n > c.after_n and len(c.after) == c.after_n):
-        c.after_n = max(n, _BYLINE_TEXTS)
-        c.after = _texts_after(h1, c.after_n)
+        c.after_n = n
+        c.after = _texts_after(h1, n)
     return c.after[:n]
 
 
