@@ -706,12 +706,9 @@ def _time_date(c: _Collected) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class _Shown:
-    """A date printed next to the headline, with what is known about how it is shown."""
+    """A date printed next to the headline, and whether it is labelled as an update."""
 
     date: str
-    byline: bool
-    """In the headline's byline area: a few lines below it, short, not in a caption, and not
-    marked as an update by its label or its element's class."""
     updated: bool
 
 
@@ -743,11 +740,9 @@ def _shown_date(c: _Collected, h1: html.HtmlElement | None, n_after: int = _TEXT
         if _NOT_PUBLISHED.search(label):
             continue  # a member's join date on a forum, an event's date
         if _UPDATED.search(label):
-            updated = updated or _Shown(date, False, True)
+            updated = updated or _Shown(date, True)
             continue
-        byline = (i < min(len(after), _BYLINE_DATE_TEXTS) and len(text.strip()) <= _BYLINE_DATE_LEN
-                  and not _update_or_caption(parent))
-        return _Shown(date, byline, False)
+        return _Shown(date, False)
     return updated
 
 
@@ -775,6 +770,57 @@ def _days_apart(a: str, b: str) -> int:
     return abs((calendar_date.fromisoformat(a[:10]) - calendar_date.fromisoformat(b[:10])).days)
 
 
+def _byline_override(h1: html.HtmlElement, declared: str, modified: str | None) -> str | None:
+    """The date printed in the byline area when it overrules the declared one (see
+    _published). The texts are read as plain strings; the element behind a date is fetched
+    only when that date would overrule, to check it is not a script's, a caption's or one
+    classed as an update."""
+    strings = _strings_after(h1, _BYLINE_DATE_TEXTS)
+    for i, text in enumerate(strings):
+        if len(text) > _DATE_TEXT_MAX or not _YEAR.search(text):
+            continue
+        date = parse_date(text)
+        if not date:
+            continue
+        previous = strings[i - 1] if i else ""
+        label = text if _YEAR.search(previous) or len(previous) > 40 else text + " " + previous
+        if _NOT_PUBLISHED.search(label) or _UPDATED.search(label):
+            continue
+        if (len(text.strip()) > _BYLINE_DATE_LEN or date[:10] == declared[:10]
+                or (modified and date[:10] == modified[:10])
+                or _days_apart(date, declared) <= 1 or _same_day_swapped(date, declared)):
+            return None
+        node = next((t for t in _texts_after(h1, _BYLINE_DATE_TEXTS) if t == text), None)
+        parent = node.getparent() if node is not None else None
+        if parent is None or parent.tag in _SKIP_TEXT_PARENTS:
+            continue
+        return None if _update_or_caption(parent) else date
+    return None
+
+
+def _strings_after(el: html.HtmlElement, limit: int) -> list[str]:
+    """The first ``limit`` non-blank texts after ``el`` as plain strings (script text included),
+    read by lxml's C iterator: no element objects."""
+    out: list[str] = []
+    node: html.HtmlElement | None = el
+    while node is not None:
+        tail = node.tail
+        if tail and not tail.isspace():
+            out.append(tail)
+        for sib in node.itersiblings():
+            if isinstance(sib.tag, str):
+                for t in sib.itertext():
+                    if not t.isspace():
+                        out.append(t)
+                        if len(out) >= limit:
+                            return out[:limit]
+            tail = sib.tail
+            if tail and not tail.isspace():
+                out.append(tail)
+        node = node.getparent()
+    return out[:limit]
+
+
 def _published(root: html.HtmlElement, c: _Collected, ld: JsonLd | None, url: str | None,
                modified: str | None) -> str | None:
     """The declared publication date, unless the byline under the headline prints another one
@@ -788,14 +834,7 @@ def _published(root: html.HtmlElement, c: _Collected, ld: JsonLd | None, url: st
         # A <time> on the page that shows the declared day: nothing to overrule.
         if any((t.get("datetime") or "")[:10] == declared[:10] for t in c.times[:_TIME_SCAN]):
             return declared
-        # Only the byline area can overrule a declared date: the window is read no further.
-        shown = _shown_date(c, h1, _BYLINE_DATE_TEXTS, 0)
-        if (shown and shown.byline and shown.date[:10] != declared[:10]
-                and (not modified or shown.date[:10] != modified[:10])
-                and _days_apart(shown.date, declared) > 1
-                and not _same_day_swapped(shown.date, declared)):
-            return shown.date
-        return declared
+        return (_byline_override(h1, declared, modified) if h1 is not None else None) or declared
     time = _time_date(c)
     if time:
         return time
