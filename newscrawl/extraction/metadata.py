@@ -73,6 +73,7 @@ _BYLINE_BEFORE = 40
 _BYLINE_TEXTS = 25
 _BYLINE_TEXTS_BEFORE = 4
 _FAR_TEXTS = 400
+_FAR_DATE_TRIES = 8
 """Texts below the headline searched for a labelled byline or date (an article's length)."""
 _LABEL_LOOKAHEAD = 8
 _LABEL_TRIES = 3
@@ -848,14 +849,20 @@ def _far_date(root: html.HtmlElement, c: _Collected, h1: html.HtmlElement | None
     the top of the body on a page without one (a forum thread's first post). Read as plain
     strings; the element is fetched only for a text that parses as a date."""
     strings = _strings_below(c, h1) if h1 is not None else _BODY_STRINGS(root, n=_FAR_TEXTS)
+    texts: list | None = None
+    tries = 0
     for i, t in enumerate(strings):
         if len(t) > _DATE_TEXT_MAX or not _YEAR.search(t):
             continue
         date = parse_date(t)
         if not date:
             continue
-        texts = (_FOLLOWING_TEXTS(h1, n=i + 1) if h1 is not None
-                 else _BODY_TEXTS(root, n=i + 1))
+        tries += 1
+        if tries > _FAR_DATE_TRIES:
+            return None  # a list of dated items (archives, comments): none is the page's
+        if texts is None:
+            texts = (_FOLLOWING_TEXTS(h1, n=len(strings)) if h1 is not None
+                     else _BODY_TEXTS(root, n=len(strings)))
         if len(texts) <= i:
             return None
         holder = texts[i].getparent()
