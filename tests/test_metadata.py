@@ -192,6 +192,57 @@ def test_dom_byline_next_to_the_headline_not_the_one_in_comments():
     assert meta(page(body=body)).authors == ("Mia Wong", "Tom Hill")
 
 
+def test_labelled_author_box_at_the_end_of_the_article():
+    filler = "".join(f"<p>Paragraph {i} of the story.</p>" for i in range(40))
+    body = (f'<article><h1>Headline</h1>{filler}<div class="bio"><p>Written by</p>'
+            '<p><a href="/m">Moses Kim</a> and <a href="/k">Kate Shokurova</a></p></div>'
+            '</article>')
+    assert meta(page(body=body)).authors == ("Moses Kim", "Kate Shokurova")
+    body = f'<h1>Headline</h1>{filler}<p>Authors: Julie Weisenhorn and Natalie Hoidal</p>'
+    assert meta(page(body=body)).authors == ("Julie Weisenhorn", "Natalie Hoidal")
+    # a bare "By" that far down is a related-posts card, not the page's byline
+    body = f'<h1>Headline</h1>{filler}<p>By Someone Else</p>'
+    assert meta(page(body=body)).authors == ()
+
+
+def test_author_rows_in_tables_forms_and_page_footers_are_not_bylines():
+    filler = "".join(f"<p>Paragraph {i}.</p>" for i in range(30))
+    infobox = '<table><tr><th>Author</th><td>Vinoy Thomas</td></tr></table>'
+    form = '<form><fieldset><legend>Author</legend><input placeholder="Name"></fieldset></form>'
+    footer = '<footer><p>Written by</p><p>Site Webmaster Bob</p></footer>'
+    for extra in (infobox, form, footer):
+        assert meta(page(body=f"<h1>Headline</h1>{filler}{extra}")).authors == ()
+
+
+def test_by_line_just_above_the_headline_but_not_a_consent_line():
+    body = '<p><span>by Nicole Burke</span></p><h1>Headline here</h1><p>Text</p>'
+    assert meta(page(body=body)).authors == ("Nicole Burke",)
+    body = ('<p>By submitting my email address I agree to the terms</p><h1>Headline</h1>'
+            '<p>By clicking here you accept</p><p>Text</p>')
+    assert meta(page(body=body)).authors == ()
+
+
+def test_byline_box_name_after_by_not_the_kicker_before_it():
+    body = ('<h1>Headline</h1><div class="byline"><span>Guide</span> <span>by</span> '
+            '<a>Will Judd</a> <span>Former Deputy Tech Editor</span></div>')
+    assert meta(page(body=body)).authors == ("Will Judd",)
+    body = ('<h1>Headline</h1><div class="byline"><p>Originally published</p>'
+            '<p>November 9, 2022</p><p>By</p><p>April Fulton</p></div>')
+    assert meta(page(body=body)).authors == ("April Fulton",)
+
+
+def test_author_that_is_a_piece_of_the_site_name_yields_to_the_byline():
+    head = ('<meta property="og:site_name" content="USA TODAY">'
+            + ld('{"@type": "NewsArticle", "author": {"@type": "Person", "name": ", USA TODAY"}}'))
+    body = '<h1>Headline</h1><p class="author">Brian Truitt</p>'
+    assert meta(page(head, body)).authors == ("Brian Truitt",)
+
+
+def test_authorization_is_no_author_hint():
+    body = '<h1>Headline</h1><h2 id="about-authorization">About authentication</h2><p>x</p>'
+    assert meta(page(body=body)).authors == ()
+
+
 def test_byline_line_starting_with_by_and_glued_date():
     body = '<h1>Headline</h1><p><span>by Nicole Burke</span> · <span>May 3, 2023</span></p>'
     m = meta(page(body=body))
@@ -202,6 +253,71 @@ def test_byline_line_starting_with_by_and_glued_date():
 def test_visible_date_prefers_published_over_updated():
     body = ('<h1>Headline</h1><p>Updated: 9 June 2024</p><p>Published 1 June 2024</p>')
     assert meta(page(body=body)).published == "2024-06-01"
+
+
+def test_byline_date_beats_a_declared_date_the_page_does_not_show():
+    head = '<meta property="article:published_time" content="2025-06-24T10:00:00+00:00">'
+    body = ('<h1>Headline</h1><div class="byline"><span>Jane Doe</span>'
+            '<span class="date">August 25, 2024</span></div><p>Text</p>')
+    assert meta(page(head, body)).published == "2024-08-25"
+
+
+def test_declared_date_kept_when_the_byline_shows_the_update_or_the_same_day():
+    declared = '<meta property="article:published_time" content="2025-06-24T23:30:00+00:00">'
+    modified = '<meta property="article:modified_time" content="2025-11-05T08:00:00+00:00">'
+    shows = '<h1>Headline</h1><p><span>Jane Doe</span> <span>{}</span></p><p>Text</p>'
+    # the modification date, printed without a label
+    assert meta(page(declared + modified, shows.format("November 5, 2025"))).published == (
+        "2025-06-24T23:30:00+00:00")
+    # the same instant in the reader's time zone (a day later)
+    assert meta(page(declared, shows.format("June 25, 2025"))).published == (
+        "2025-06-24T23:30:00+00:00")
+    # day and month read the other way round
+    assert meta(page(declared, shows.format("06.24.2025"))).published == (
+        "2025-06-24T23:30:00+00:00")
+    # an element classed as the update date
+    body = '<h1>Headline</h1><p><span class="date updated">November 9, 2025</span></p>'
+    assert meta(page(declared, body)).published == "2025-06-24T23:30:00+00:00"
+    # a date in prose, far down, is no byline
+    body = '<h1>Headline</h1>' + '<p>Line</p>' * 20 + '<p>On March 3, 2021</p>'
+    assert meta(page(declared, body)).published == "2025-06-24T23:30:00+00:00"
+
+
+def test_forum_last_post_date_is_an_update():
+    body = ('<h1>Thread title</h1><p>Last post: 01/12/2025 at 6:49 pm</p>'
+            '<p>Started March 2, 2024</p>')
+    assert meta(page(body=body)).published == "2024-03-02"
+
+
+def test_page_without_h1_is_dated_below_the_h2_that_carries_its_title():
+    head = "<title>Turning off the LEDs - Example Forums</title>"
+    body = ('<h2>Site news</h2><p>Maintenance on 3 January 2020</p>'
+            '<h2 class="topic-title">Turning off the LEDs</h2>'
+            '<div class="post"><p>by <a>pi_user</a> » Sun Dec 17, 2023 11:18 am</p></div>')
+    assert meta(page(head, body)).published == "2023-12-17T11:18:00"
+    # no heading agrees with the title: no anchor, no guess
+    assert meta(page("<title>Other</title>", body)).published is None
+
+
+def test_labelled_date_at_the_end_of_the_article_dates_a_page_without_one():
+    filler = "".join(f"<p>Paragraph {i} of the post.</p>" for i in range(80))
+    body = (f'<article><h1>Headline</h1>{filler}<p><span>Posted on April 13, 2023</span></p>'
+            '</article>')
+    assert meta(page(body=body)).published == "2023-04-13"
+    # unlabelled, or in a review card, or in the page footer: no date
+    for tail in ('<p>April 13, 2023</p>',
+                 '<div class="review-card__date">April 13, 2023</div>',
+                 '</article><footer><p>Published April 13, 2023</p></footer><article>'):
+        body = f'<article><h1>Headline</h1>{filler}{tail}</article>'
+        assert meta(page(body=body)).published is None, tail
+
+
+def test_forum_join_date_is_not_the_post_date():
+    declared = '<meta property="article:published_time" content="2024-12-18T10:00:00+00:00">'
+    body = ('<h1>Thread</h1><p>Thread starter</p><p>someone</p><p>Joined</p><p>Nov 4, 2011</p>'
+            '<p>First post text</p>')
+    assert meta(page(declared, body)).published == "2024-12-18T10:00:00+00:00"
+    assert meta(page(body=body)).published is None
 
 
 def test_url_date_is_the_last_resort():
@@ -272,6 +388,20 @@ def test_clean_authors(raw, expected):
     assert clean_authors([raw]) == expected
 
 
+def test_clean_authors_trailing_on_placeholders_and_via():
+    assert clean_authors(["IndustrySelect on"]) == ("IndustrySelect",)
+    assert clean_authors(["Audiophile On"]) == ("Audiophile On",)
+    assert clean_authors(["page.head.extra.author", "{{ author }}", "via"]) == ()
+    assert clean_authors(["sara.r.peter"]) == ("sara.r.peter",)
+
+
+def test_clean_authors_keeps_a_desk_or_team_name_whole():
+    assert clean_authors(["By Podium Staff"]) == ("Podium Staff",)
+    assert clean_authors(["TOI Lifestyle Desk"]) == ("TOI Lifestyle Desk",)
+    assert clean_authors(["Jane Doe Staff Writer"]) == ("Jane Doe",)
+    assert clean_authors(["Jane Doe, Staff"]) == ("Jane Doe",)
+
+
 def test_clean_authors_dedupes_and_ignores_non_strings():
     assert clean_authors(["Jane Doe", "JANE DOE", None, 5, "jane doe"]) == ("Jane Doe",)
 
@@ -308,6 +438,13 @@ NOW = datetime(2025, 1, 1, tzinfo=UTC)
     ("5 mars 2024", "2024-03-05"),
     ("5. März 2024, 10:30 Uhr", "2024-03-05T10:30:00"),
     ("12 de marzo de 2024", "2024-03-12"),
+    ("Published: Mar. 5th, 2024", "2024-03-05"),
+    (" on July 26, 2024)", "2024-07-26"),
+    ("February 30, 2024", None),
+    # no month name and no numeric date: dateutil's fuzzy mode would invent one
+    ("Top 10 Companies in the Global 8K Market in 2024", None),
+    ("SQL Server 2008 R2 (14)", None),
+    ("Las Vegas: January 6-9, 2024", None),
     ("05.03.2024", "2024-03-05"),
     ("2024年3月5日", "2024-03-05"),
     ("1709632800", "2024-03-05T10:00:00+00:00"),

@@ -36,6 +36,23 @@ BY_PREFIX = re.compile(
 """A line that reads as a byline by its first word."""
 BY_ONLY = re.compile(r"^\s*(?:(?:written|posted)\s+)?(?:by|von|par|por|di|door|av|af|przez)"
                      r"\s*[:：]?\s*$", re.I)
+# Labels that name the writer on the next line or after them, stronger than a bare "By", so
+# they are also trusted in an author box at the end of an article: "Written by", "Article by",
+# "Posted by", "Author:", "Autorin:", "Contributors:".
+_LABEL = (r"(?:(?:written|posted|article|story|words|reported|text)\s+by|authors?"
+          r"|autor(?:in|en|es)?|auteur(?:e|s)?|autore|autori|contributors?|verfasst von"
+          r"|rédigé par)")
+AUTHOR_LABEL = re.compile(rf"^\s*{_LABEL}\s*[:：]?\s*$", re.I)
+"""A line that is only such a label: the name is on the next line."""
+AUTHOR_LABELLED = re.compile(
+    r"^\s*(?:(?:written|posted|article|story|words|reported)\s+by|verfasst von|rédigé par)"
+    r"\s*[:：]?\s*"
+    r"|^\s*(?:authors?|autor(?:in|en|es)?|auteur(?:e|s)?|autore|autori|contributors?)\s*[:：]\s*",
+    re.I,
+)
+"""A line that starts with such a label (a bare "Author" needs its colon: "Author interviews")."""
+AUTHOR_LABEL_START = re.compile(rf"\s*{_LABEL}", re.I)
+"""Either of the two, loosely: one cheap test per line before a block is read closely."""
 # Credits that name someone other than the writer: the whole piece is dropped.
 _NOT_WRITER = re.compile(
     r"(?i)^\s*(?:(?:medically\s+|fact[- ]?)?(?:reviewed|checked|edited|illustrat\w*|photo\w*|"
@@ -87,7 +104,12 @@ _CREDENTIAL = re.compile(
 _GENERIC = frozenset({
     "admin", "administrator", "staff", "editor", "editors", "redaction", "rédaction", "redaktion",
     "guest", "anonymous", "unknown", "null", "none", "undefined", "user", "author", "webmaster",
+    "on", "via",
 })
+_COLLECTIVE = frozenset({"staff", "desk", "team", "editors", "newsroom", "redaktion",
+                         "rédaction", "redacción", "redazione"})
+# Left after a date is cut from "Jane Doe on March 5": lower-case, so "Audiophile On" stays.
+_TRAILING = frozenset({"on", "via", "am", "le", "el", "il"})
 _TRIM = " \t\n\r.,;:|-–—·•*()[]{}\"'“”‘’«»"
 
 
@@ -103,8 +125,13 @@ def _is_role(piece: str) -> bool:
     return bool(words) and all(w in _ROLE_WORDS for w in words)
 
 
+# Template placeholders a page shipped unfilled: "{{ author }}", "${author}",
+# "page.head.extra.author".
+_PLACEHOLDER = re.compile(r"[{}$<>]|^[A-Za-z_]+(?:\.[A-Za-z_]{2,}){2,}$")
+
+
 def _valid(name: str) -> bool:
-    if not name or len(name) > _MAX_NAME or name.lower() in _GENERIC:
+    if not name or len(name) > _MAX_NAME or name.lower() in _GENERIC or _PLACEHOLDER.search(name):
         return False
     if not any(c.isalpha() for c in name):
         return False
@@ -150,8 +177,11 @@ def _names(raw: str) -> list[str]:
                 continue
             # "Jane Doe Staff Writer": drop trailing role words.
             words = part.split()
-            while len(words) > 1 and words[-1].lower().strip(_TRIM) in _ROLE_WORDS:
-                words.pop()
+            # ... except a desk's or a team's name: "Podium Staff", "TOI Lifestyle Desk".
+            if words[-1].lower().strip(_TRIM) not in _COLLECTIVE:
+                while len(words) > 1 and (words[-1].lower().strip(_TRIM) in _ROLE_WORDS
+                                          or words[-1] in _TRAILING):
+                    words.pop()
             part = _title_if_shouting(" ".join(words).strip(_TRIM))
             if _valid(part):
                 names.append(part)

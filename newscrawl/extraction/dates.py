@@ -25,6 +25,7 @@ _ISO = re.compile(
 _CJK_DATE = re.compile(r"(\d{4})\s*[年/.-]\s*(\d{1,2})\s*[月/.-]\s*(\d{1,2})\s*日?"
                        r"(?:\s*(\d{1,2})[:时](\d{2}))?")
 _EPOCH = re.compile(r"\d{10}(?:\d{3})?")
+_FOUR_DIGITS = re.compile(r"(?<!\d)\d{4}(?!\d)")
 _DOTTED = re.compile(r"\b\d{1,2}\.\s?\d{1,2}\.\s?\d{4}\b")
 # Labels around a date ("Published:", "mis à jour le"): dateutil's fuzzy mode skips most words
 # but not these, which it sometimes reads as tokens.
@@ -59,6 +60,21 @@ _MONTHS = [
     ("Dec", "December", "décembre", "decembre", "déc", "diciembre", "dic", "dicembre",
      "dezember", "dezembro", "dez", "grudzień", "grudnia", "aralık", "декабрь", "декабря"),
 ]
+
+
+_MONTH_NUMBER = {name.lower(): i for i, names in enumerate(_MONTHS, 1) for name in names}
+_MONTH_NAME = "|".join(sorted((re.escape(n) for n in _MONTH_NUMBER), key=len, reverse=True))
+# "March 5, 2024", "Mar. 5th 2024", "5 March 2024", "5. März 2024", "5 de marzo de 2024", with
+# nothing else but a label: read without dateutil (most printed dates look like this).
+_WRITTEN_DATE = re.compile(
+    r"^[\W_]*(?:(?:published|posted|updated|last updated|modified|on)\b\W*)*"
+    rf"(?:(?P<m1>{_MONTH_NAME})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y1>\d{{4}})"
+    rf"|(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\.?\s+(?:de\s+)?(?P<m2>{_MONTH_NAME})\.?,?\s+(?:de\s+)?"
+    r"(?P<y2>\d{4}))[\W_]*$",
+    re.I,
+)
+_HAS_MONTH = re.compile(rf"(?<![^\W\d_])(?:{_MONTH_NAME})(?![^\W\d_])|\d[./-]\d|\d{{8}}", re.I)
+"""A month name or a numeric day/month: without either, no text is a date to the day."""
 
 
 class _ParserInfo(_dateutil.parserinfo):
@@ -128,7 +144,23 @@ def _from_iso(m: re.Match[str]) -> tuple[str, date] | None:
     return dt.isoformat() + _offset(tz), d
 
 
+def _from_written(text: str) -> tuple[str, date] | None | bool:
+    """A date written out in words, or None for an impossible one; False when the text is not
+    of that simple shape and dateutil must decide."""
+    m = _WRITTEN_DATE.match(text)
+    if not m:
+        return False
+    month = _MONTH_NUMBER[(m.group("m1") or m.group("m2")).lower()]
+    d = date(int(m.group("y1") or m.group("y2")), month, int(m.group("d1") or m.group("d2")))
+    return d.isoformat(), d
+
+
 def _from_dateutil(text: str) -> tuple[str, date] | None:
+    written = _from_written(text)
+    if written is not False:
+        return written  # type: ignore[return-value]
+    if not _HAS_MONTH.search(text):
+        return None
     info = _INFO_DAYFIRST if _DOTTED.search(text) else _INFO
     text = _NOISE.sub(" ", text)
     try:
@@ -140,6 +172,9 @@ def _from_dateutil(text: str) -> tuple[str, date] | None:
         return None
     if (a.year, a.month, a.day) != (b.year, b.month, b.day):
         return None  # a year, a month or a day was missing: not a date to the day
+    years = _FOUR_DIGITS.findall(text)
+    if years and str(a.year) not in years:
+        return None  # "January 6-9, 2026" read as 2009: the year the text spells is not it
     has_time = (a.hour, a.minute) != (0, 0) or a.tzinfo is not None
     return _format(a, has_time), a.date()
 

@@ -12,12 +12,23 @@ from __future__ import annotations
 
 import html as html_lib
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import date as calendar_date
+from itertools import islice
 from urllib.parse import urljoin, urlsplit
 
 from lxml import etree, html
 
-from newscrawl.extraction.authors import BY_ONLY, BY_PREFIX, clean_authors, invert_name
+from newscrawl.extraction.authors import (
+    AUTHOR_LABEL,
+    AUTHOR_LABEL_START,
+    AUTHOR_LABELLED,
+    BY_ONLY,
+    BY_PREFIX,
+    clean_authors,
+    invert_name,
+)
 from newscrawl.extraction.dates import parse_date, url_date
 from newscrawl.extraction.meta_jsonld import JsonLd, read_jsonld
 
@@ -53,7 +64,6 @@ _BYLINE = etree.XPath(
     " and not(self::link) and not(self::script) and not(self::style)]"
 )
 _ITEMPROP_NAME = etree.XPath(".//*[@itemprop='name']")
-_ELS_AFTER = etree.XPath("following::*[position() <= $n]")
 _ELS_BEFORE = etree.XPath("preceding::*[position() <= $n]")
 _BYLINE_HINTS = ("byline", "author", "writer", "contributor")
 _BYLINE_SKIP = frozenset({"meta", "link", "script", "style", "img", "svg", "picture", "source",
@@ -61,11 +71,35 @@ _BYLINE_SKIP = frozenset({"meta", "link", "script", "style", "img", "svg", "pict
 _BYLINE_AFTER = 150
 _BYLINE_BEFORE = 40
 _BYLINE_TEXTS = 25
+_BYLINE_TEXTS_BEFORE = 4
+_FAR_TEXTS = 400
+_FAR_DATE_TRIES = 8
+"""Texts below the headline searched for a labelled byline or date (an article's length)."""
+_LABEL_LOOKAHEAD = 8
+_LABEL_TRIES = 3
+_FOLLOWING_STRINGS = etree.XPath("following::text()[normalize-space()][position() <= $n]",
+                                 smart_strings=False)
+_FOLLOWING_TEXTS = etree.XPath("following::text()[normalize-space()][position() <= $n]")
+_BODY_STRINGS = etree.XPath("//body//text()[normalize-space()][position() <= $n]",
+                            smart_strings=False)
+_BODY_TEXTS = etree.XPath("//body//text()[normalize-space()][position() <= $n]")
+_DATE_LABEL = re.compile(r"(?i)\b(?:posted|published|updated|written)\b|publié|veröffentlicht"
+                         r"|publicado|pubblicato")
+_DATE_HINTS = ("date", "publish", "posted")
+_NOT_DATE_HINTS = ("review", "card", "stock", "sale", "event")
+"""Classes of dates that are not the page's: a review's, a teaser card's, a sale's."""
+_CONNECTORS = frozenset({",", "&", "and", "und", "et", "y", "e", "og", "och", "en", "i", "и",
+                         "和", "、"})
+# "By clicking / submitting / signing up ...": a consent line, not a byline.
+_BY_GERUND = re.compile(r"\s*[Bb]y\s+[a-z]+ing\b")
 # Visible text just after (and a little before) the headline, where bylines and dates sit.
-_TEXT_AFTER = etree.XPath("following::text()[normalize-space()][position() <= $n]")
-_TEXT_BEFORE = etree.XPath("preceding::text()[normalize-space()][position() <= $n]")
 _YEAR = re.compile(r"(?<!\d)(?:19[9]\d|20[0-4]\d)(?!\d)")
-_UPDATED = re.compile(r"(?i)updated|modified|aktualisiert|mis à jour|actualizado|aggiornato")
+# An update, not the publication: "Updated", "Last post" / "Last reply" on forum threads.
+_UPDATED = re.compile(r"(?i)updated|modified|aktualisiert|mis à jour|actualizado|aggiornato"
+                      r"|\blast (?:post|reply|activity)|dernier message|letzter beitrag"
+                      r"|último mensaje|ultimo messaggio")
+_OPAQUE = frozenset({"svg", "script", "style", "noscript", "template", "math", "select"})
+_NOT_PUBLISHED = re.compile(r"(?i)\bjoined\b|member since|\bregistered\b|beigetreten|inscrit")
 _SKIP_TEXT_PARENTS = frozenset({"script", "style", "noscript", "template", "option", "textarea"})
 
 _MAX_TEXT = 2000
@@ -77,6 +111,12 @@ _H1_SCAN = 5
 _DATE_TEXT_MAX = 80
 _TEXT_WINDOW_AFTER = 60
 _TEXT_WINDOW_BEFORE = 12
+_H2_SCAN = 10
+_TIME_SCAN = 5
+_H2_AGREEMENT = 0.6
+_BYLINE_DATE_TEXTS = 12
+"""Text nodes below the headline that make its byline area (author, date, reading time)."""
+_BYLINE_DATE_LEN = 40
 
 # Meta keys (property, name or itemprop, lower-cased) per field, most trusted first.
 _TITLE_KEYS = ("og:title", "twitter:title", "headline", "sailthru.title", "parsely-title",
@@ -170,6 +210,13 @@ class _Collected:
     times: list[html.HtmlElement]
     canonical: str | None
     author_els: list[html.HtmlElement]
+    anchor: html.HtmlElement | None | bool = False
+    """The headline element, once _headline has looked (False: not yet)."""
+    after: list | None = None
+    """Texts after the headline, as far as read (``after_n``)."""
+    after_n: int = 0
+    below: list | None = None
+    """Plain strings of the ~400 texts below the headline, once read."""
 
 
 def _collect(root: html.HtmlElement) -> _Collected:
@@ -473,7 +520,128 @@ def _is_byline(el: html.HtmlElement) -> bool:
     if (el.get("rel") or "").lower() == "author" or (el.get("itemprop") or "").lower() == "author":
         return True
     hint = ((el.get("class") or "") + " " + (el.get("id") or "")).lower()
-    return any(h in hint for h in _BYLINE_HINTS)
+    return any(h in hint for h in _BYLINE_HINTS) and "authori" not in hint  # authorization
+
+
+# Walks from the headline, nearest first. XPath's following::/preceding:: axes read the whole
+# rest of the document even when only the first few nodes are wanted; these stop early.
+
+class _Text(str):
+    """A text node's string, with the element that holds it (``getparent`` as in lxml)."""
+
+    holder: html.HtmlElement | None = None
+
+    def getparent(self) -> html.HtmlElement | None:
+        return self.holder
+
+
+def _text(text: str, holder: html.HtmlElement | None) -> _Text:
+    t = _Text(text)
+    t.holder = holder
+    return t
+
+
+def _iter_after(el: html.HtmlElement) -> Iterator[tuple[str, html.HtmlElement | None]]:
+    """Non-blank texts after ``el`` (not inside it) in document order, with their holders."""
+    node: html.HtmlElement | None = el
+    while node is not None:
+        parent = node.getparent()
+        if node.tail and not node.tail.isspace():
+            yield node.tail, parent
+        for sib in node.itersiblings():
+            yield from _iter_subtree(sib)
+            if sib.tail and not sib.tail.isspace():
+                yield sib.tail, parent
+        node = parent
+
+
+def _iter_subtree(el: html.HtmlElement) -> Iterator[tuple[str, html.HtmlElement | None]]:
+    """Non-blank texts inside ``el`` (its own tail excluded), document order, with holders.
+    Scripts, styles and SVG drawings are skipped whole: their text is never a byline."""
+    stack: list[html.HtmlElement] = []
+    walker = etree.iterwalk(el, events=("start", "end"))
+    for event, e in walker:
+        if event == "start":
+            tag = e.tag
+            if not isinstance(tag, str) or tag in _OPAQUE:
+                walker.skip_subtree()
+                stack.append(e)  # its "end" still comes
+                continue
+            stack.append(e)
+            text = e.text
+            if text and not text.isspace():
+                yield text, e
+        else:
+            stack.pop()
+            tail = e.tail
+            if stack and tail and not tail.isspace():
+                yield tail, stack[-1]
+
+
+def _after_headline(c: _Collected, h1: html.HtmlElement, n: int) -> list[_Text]:
+    """The first ``n`` texts after the headline, walked once per page for byline and date."""
+    if c.after is None or (n > c.after_n and len(c.after) == c.after_n):
+        c.after_n = n
+        c.after = _texts_after(h1, n)
+    return c.after[:n]
+
+
+def _texts_after(el: html.HtmlElement, limit: int) -> list[_Text]:
+    """The first ``limit`` non-blank text nodes after ``el`` (not inside it), document order."""
+    return [_text(t, h) for t, h in islice(_iter_after(el), limit)]
+
+
+def _iter_before(el: html.HtmlElement) -> Iterator[tuple[str, html.HtmlElement | None]]:
+    """Non-blank texts before ``el`` (not inside it), nearest first, with their holders."""
+    node: html.HtmlElement | None = el
+    while node is not None:
+        parent = node.getparent()
+        for sib in node.itersiblings(preceding=True):
+            if sib.tail and not sib.tail.isspace():
+                yield sib.tail, parent
+            for e in reversed(list(sib.iter())):
+                if e is not sib and e.tail and not e.tail.isspace():
+                    yield e.tail, e.getparent()
+                if e.text and isinstance(e.tag, str) and not e.text.isspace():
+                    yield e.text, e
+        if parent is not None and parent.text and not parent.text.isspace():
+            yield parent.text, parent
+        node = parent
+
+
+def _texts_before(el: html.HtmlElement, limit: int) -> list[_Text]:
+    """The last ``limit`` non-blank text nodes before ``el``, nearest first."""
+    return [_text(t, h) for t, h in islice(_iter_before(el), limit)]
+
+
+def _iter_elements_after(el: html.HtmlElement) -> Iterator[html.HtmlElement]:
+    node: html.HtmlElement | None = el
+    while node is not None:
+        for sib in node.itersiblings():
+            for e in sib.iter():
+                if isinstance(e.tag, str):
+                    yield e
+        node = node.getparent()
+
+
+def _headline(root: html.HtmlElement, c: _Collected) -> html.HtmlElement | None:
+    """The element bylines and dates are looked for around: the first <h1> with text, else
+    (forum threads, some blogs) the first <h2> whose words are mostly in the declared title,
+    else an empty <h1>. Found once per page and kept on ``c``."""
+    if c.anchor is not False:
+        return c.anchor  # type: ignore[return-value]
+    found = next((h for h in c.h1s if len(_inline_text(h)) >= 3), None)
+    if found is None:
+        title_words = _words(" ".join(t for t in (c.title, _first(c.metas, _TITLE_KEYS)) if t))
+        for h2 in islice(root.iter("h2"), _H2_SCAN):
+            words = _words(_inline_text(h2))
+            if words and len(words & title_words) >= _H2_AGREEMENT * len(words):
+                found = h2
+                break
+    if found is None and c.h1s:
+        found = c.h1s[0]  # an empty <h1> (filled in by script) still marks the headline's place
+    c.anchor = found
+    return found
 
 
 def _dom_authors(root: html.HtmlElement, c: _Collected) -> tuple[str, ...]:
@@ -482,9 +650,9 @@ def _dom_authors(root: html.HtmlElement, c: _Collected) -> tuple[str, ...]:
     With a headline, only a window of elements around it is looked at, in order of distance
     (below it first: that is where bylines sit); without one, the whole page.
     """
-    if c.h1s:
-        h1 = c.h1s[0]
-        after = [el for el in _ELS_AFTER(h1, n=_BYLINE_AFTER) if _is_byline(el)]
+    h1 = _headline(root, c)
+    if h1 is not None:
+        after = [el for el in islice(_iter_elements_after(h1), _BYLINE_AFTER) if _is_byline(el)]
         before = [el for el in reversed(_ELS_BEFORE(h1, n=_BYLINE_BEFORE)) if _is_byline(el)]
         candidates = after[:6] + before[:3] + c.author_els
     else:
@@ -493,30 +661,116 @@ def _dom_authors(root: html.HtmlElement, c: _Collected) -> tuple[str, ...]:
         if _in_comments(el):
             continue
         for text in _byline_texts(el):
-            for line in text.split("\n"):
-                names = clean_authors([line])
-                if names:
-                    return names
-    return _text_byline(c)
+            names = _byline_names(text.split("\n"))
+            if names:
+                return names
+    return _text_byline(c, h1)
 
 
-def _text_byline(c: _Collected) -> tuple[str, ...]:
-    """A line that starts with "By" ("Von", "Par", "作者：" ...) just below the headline."""
-    if not c.h1s:
-        return ()
-    texts = [t for t in _TEXT_AFTER(c.h1s[0], n=_BYLINE_TEXTS) if len(t) <= _MAX_BYLINE_TEXT]
-    for i, text in enumerate(texts):
-        parent = text.getparent()
-        if parent is not None and parent.tag in _SKIP_TEXT_PARENTS:
+def _byline_names(lines: list[str]) -> tuple[str, ...]:
+    """Names from the lines of a byline box. A line after "By" (or starting with it) names the
+    writer; the lines before it are a kicker or a date ("Guide / by / Will Judd", "Post / by /
+    galitsyn", "Originally published ... / By / April Fulton"). Without one, the first line
+    that holds a name."""
+    for i, line in enumerate(lines):
+        if (BY_ONLY.match(line) or AUTHOR_LABEL.match(line)) and i + 1 < len(lines):
+            names = clean_authors([lines[i + 1]])
+        elif i and (BY_PREFIX.match(line) or AUTHOR_LABELLED.match(line)):
+            names = clean_authors([line])
+        else:
             continue
-        if BY_ONLY.match(text) and i + 1 < len(texts):
-            text = texts[i + 1]
-        elif not BY_PREFIX.match(text):
-            continue
-        names = clean_authors([text])
+        if names:
+            return names
+    for line in lines:
+        names = clean_authors([line])
         if names:
             return names
     return ()
+
+
+def _text_byline(c: _Collected, h1: html.HtmlElement | None) -> tuple[str, ...]:
+    """A line that starts with "By" ("Von", "Par", "作者：" ...) just below the headline or just
+    above it; failing that, a line labelled "Written by", "Author:", "Posted by" ... further down
+    the article, where author boxes sit (comments, navigation and the page footer skipped)."""
+    if h1 is None:
+        return ()
+    return (_labelled_byline(_after_headline(c, h1, _BYLINE_TEXTS), near=True)
+            or _labelled_byline(_texts_before(h1, _BYLINE_TEXTS_BEFORE)[::-1], near=True)
+            or _far_byline(c, h1))
+
+
+def _strings_below(c: _Collected, h1: html.HtmlElement) -> list[str]:
+    """The ~400 texts below the headline as plain strings, read once for byline and date."""
+    if c.below is None:
+        c.below = _FOLLOWING_STRINGS(h1, n=_FAR_TEXTS)
+    return c.below
+
+
+def _far_byline(c: _Collected, h1: html.HtmlElement) -> tuple[str, ...]:
+    """A labelled byline ("Written by", "Author:") in the ~400 texts below the headline. They
+    are read as plain strings (one XPath call, no element objects); only at a line that starts
+    like a label are the next few texts fetched with their elements."""
+    strings = _strings_below(c, h1)
+    tries = 0
+    for i, t in enumerate(strings):
+        if len(t) <= _MAX_BYLINE_TEXT and AUTHOR_LABEL_START.match(t):
+            texts = _FOLLOWING_TEXTS(h1, n=i + _LABEL_LOOKAHEAD)[i:]
+            names = _labelled_byline(texts, near=False)
+            tries += 1
+            if names or tries >= _LABEL_TRIES:
+                return names
+    return ()
+
+
+def _labelled_byline(texts: list, near: bool) -> tuple[str, ...]:  # noqa: C901
+    texts = [t for t in texts if len(t) <= _MAX_BYLINE_TEXT]
+    for i, text in enumerate(texts):
+        parent = text.getparent()
+        if parent is None or parent.tag in _SKIP_TEXT_PARENTS:
+            continue
+        label_only = AUTHOR_LABEL.match(text) or (near and BY_ONLY.match(text))
+        if label_only and i + 1 < len(texts):
+            line = texts[i + 1]
+            # "<a>Jane Doe</a> and <a>John Roe</a>": names joined by a connector line
+            j = i + 2
+            while j + 1 < len(texts) and texts[j].strip().lower() in _CONNECTORS:
+                line += f" {texts[j].strip()} {texts[j + 1]}"
+                j += 2
+        elif m := AUTHOR_LABELLED.match(text):
+            line = text[m.end():]
+        elif near and BY_PREFIX.match(text) and not _BY_GERUND.match(text):
+            line = text
+        else:
+            continue
+        if _outside_article(parent, bool(label_only), near):
+            continue
+        names = clean_authors([line])
+        if names:
+            return names
+    return ()
+
+
+def _outside_article(el: html.HtmlElement, cell: bool, near: bool) -> bool:
+    """In a form ("By submitting ...", a review form's "Author" field); unless ``near`` the
+    headline, also in comments, navigation or the page's own footer (a footer inside an article
+    is the article's, and often holds its author box), and with ``cell`` in a table or
+    definition list: an "Author" cell there (an infobox, a book's details) is about the subject.
+    """
+    in_article = False
+    for a in el.iterancestors():
+        if a.tag in ("form", "fieldset", "button", "label"):
+            return True
+        if near:
+            continue
+        if cell and a.tag in ("table", "dl"):
+            return True
+        if a.tag in ("article", "main"):
+            in_article = True
+        cls = (a.get("class") or "") + " " + (a.get("id") or "")
+        if "comment" in cls.lower() or a.tag in ("nav", "head") or (
+                a.tag == "footer" and not in_article):
+            return True
+    return False
 
 
 def _time_date(c: _Collected) -> str | None:
@@ -530,18 +784,26 @@ def _time_date(c: _Collected) -> str | None:
     return None
 
 
-def _text_date(c: _Collected) -> str | None:
+@dataclass(frozen=True, slots=True)
+class _Shown:
+    """A date printed next to the headline, and whether it is labelled as an update."""
+
+    date: str
+    updated: bool
+
+
+def _shown_date(c: _Collected, h1: html.HtmlElement | None, n_after: int = _TEXT_WINDOW_AFTER,
+                n_before: int = _TEXT_WINDOW_BEFORE) -> _Shown | None:
     """A date written out next to the headline ("Published March 5, 2024"), as a reader sees it.
 
     Texts right below the headline come first, then the few just above it; a date labelled as
     an update is used only when no other date is there.
     """
-    if not c.h1s:
+    if h1 is None:
         return None
-    h1 = c.h1s[0]
-    updated: str | None = None
-    texts = list(_TEXT_AFTER(h1, n=_TEXT_WINDOW_AFTER))
-    texts += reversed(_TEXT_BEFORE(h1, n=_TEXT_WINDOW_BEFORE))
+    updated: _Shown | None = None
+    after = _after_headline(c, h1, n_after)
+    texts = after + _texts_before(h1, n_before) if n_before else after
     for i, text in enumerate(texts):
         if len(text) > _DATE_TEXT_MAX or not _YEAR.search(text):
             continue
@@ -553,13 +815,157 @@ def _text_date(c: _Collected) -> str | None:
             continue
         # The label may be its own node ("<span>Updated</span> <time>..."): a short text
         # without a year just before the date.
-        previous = texts[i - 1] if 0 < i <= _TEXT_WINDOW_AFTER else ""
+        previous = texts[i - 1] if 0 < i <= len(after) else ""
         label = text if _YEAR.search(previous) or len(previous) > 40 else text + " " + previous
+        if _NOT_PUBLISHED.search(label):
+            continue  # a member's join date on a forum, an event's date
         if _UPDATED.search(label):
-            updated = updated or date
+            updated = updated or _Shown(date, True)
             continue
-        return date
+        return _Shown(date, False)
     return updated
+
+
+def _update_or_caption(el: html.HtmlElement | None) -> bool:
+    """The element or one of its near ancestors is a caption or is classed as an update date
+    ("updated", "modified", "date-modified")."""
+    for _ in range(4):
+        if el is None:
+            return False
+        if el.tag in ("figure", "figcaption", "caption"):
+            return True
+        cls = (el.get("class") or "").lower()
+        if "updat" in cls or "modif" in cls or "caption" in cls:
+            return True
+        el = el.getparent()
+    return False
+
+
+def _same_day_swapped(a: str, b: str) -> bool:
+    """``a`` is ``b`` with day and month read the other way round (09.10.2024 vs 2024-09-10)."""
+    return a[:4] == b[:4] and a[5:7] == b[8:10] and a[8:10] == b[5:7]
+
+
+def _days_apart(a: str, b: str) -> int:
+    return abs((calendar_date.fromisoformat(a[:10]) - calendar_date.fromisoformat(b[:10])).days)
+
+
+def _byline_override(h1: html.HtmlElement, declared: str, modified: str | None) -> str | None:
+    """The date printed in the byline area when it overrules the declared one (see
+    _published). The texts are read as plain strings; the element behind a date is fetched
+    only when that date would overrule, to check it is not a script's, a caption's or one
+    classed as an update."""
+    strings = _strings_after(h1, _BYLINE_DATE_TEXTS)
+    for i, text in enumerate(strings):
+        if len(text) > _DATE_TEXT_MAX or not _YEAR.search(text):
+            continue
+        date = parse_date(text)
+        if not date:
+            continue
+        previous = strings[i - 1] if i else ""
+        label = text if _YEAR.search(previous) or len(previous) > 40 else text + " " + previous
+        if _NOT_PUBLISHED.search(label) or _UPDATED.search(label):
+            continue
+        if (len(text.strip()) > _BYLINE_DATE_LEN or date[:10] == declared[:10]
+                or (modified and date[:10] == modified[:10])
+                or _days_apart(date, declared) <= 1 or _same_day_swapped(date, declared)):
+            return None
+        node = next((t for t in _texts_after(h1, _BYLINE_DATE_TEXTS) if t == text), None)
+        parent = node.getparent() if node is not None else None
+        if parent is None or parent.tag in _SKIP_TEXT_PARENTS:
+            continue
+        return None if _update_or_caption(parent) else date
+    return None
+
+
+def _strings_after(el: html.HtmlElement, limit: int) -> list[str]:
+    """The first ``limit`` non-blank texts after ``el`` as plain strings (script text included),
+    read by lxml's C iterator: no element objects."""
+    out: list[str] = []
+    node: html.HtmlElement | None = el
+    while node is not None:
+        tail = node.tail
+        if tail and not tail.isspace():
+            out.append(tail)
+        for sib in node.itersiblings():
+            if isinstance(sib.tag, str):
+                for t in sib.itertext():
+                    if not t.isspace():
+                        out.append(t)
+                        if len(out) >= limit:
+                            return out[:limit]
+            tail = sib.tail
+            if tail and not tail.isspace():
+                out.append(tail)
+        node = node.getparent()
+    return out[:limit]
+
+
+def _published(root: html.HtmlElement, c: _Collected, ld: JsonLd | None, url: str | None,
+               modified: str | None) -> str | None:
+    """The declared publication date, unless the byline under the headline prints another one
+    that is neither the declared modification date nor the same day in another time zone or
+    day/month order: then the declared date is a CMS's (an import, a re-save) and the printed
+    one is the date readers see. Without a declared date: <time>, printed date, URL, modified."""
+    declared = _date([ld.published if ld else None,
+                      *[v for k in _PUBLISHED_KEYS for v in c.metas.get(k, ())]])
+    h1 = _headline(root, c)
+    if declared:
+        # A <time> on the page that shows the declared day: nothing to overrule.
+        if any((t.get("datetime") or "")[:10] == declared[:10] for t in c.times[:_TIME_SCAN]):
+            return declared
+        return (_byline_override(h1, declared, modified) if h1 is not None else None) or declared
+    time = _time_date(c)
+    if time:
+        return time
+    shown = _shown_date(c, h1)
+    return (shown.date if shown else None) or url_date(url) or _far_date(root, c, h1) or modified
+
+
+def _far_date(root: html.HtmlElement, c: _Collected, h1: html.HtmlElement | None) -> str | None:
+    """A labelled date further down ("Posted on April 13, 2023" under the article, "Published
+    On:" in a footer line), or one in an element classed as a date; below the headline, or from
+    the top of the body on a page without one (a forum thread's first post). Read as plain
+    strings; the element is fetched only for a text that parses as a date."""
+    strings = _strings_below(c, h1) if h1 is not None else _BODY_STRINGS(root, n=_FAR_TEXTS)
+    texts: list | None = None
+    tries = 0
+    for i, t in enumerate(strings):
+        if len(t) > _DATE_TEXT_MAX or not _YEAR.search(t):
+            continue
+        date = parse_date(t)
+        if not date:
+            continue
+        tries += 1
+        if tries > _FAR_DATE_TRIES:
+            return None  # a list of dated items (archives, comments): none is the page's
+        if texts is None:
+            texts = (_FOLLOWING_TEXTS(h1, n=len(strings)) if h1 is not None
+                     else _BODY_TEXTS(root, n=len(strings)))
+        if len(texts) <= i:
+            return None
+        holder = texts[i].getparent()
+        if holder is None or holder.tag in _SKIP_TEXT_PARENTS or _outside_article(
+                holder, False, False):
+            continue
+        label = t if i == 0 or len(strings[i - 1]) > 40 else strings[i - 1] + " " + t
+        if _NOT_PUBLISHED.search(label):
+            continue
+        if _DATE_LABEL.search(label) or _date_classed(holder):
+            return date
+    return None
+
+
+def _date_classed(el: html.HtmlElement) -> bool:
+    for a in (el, el.getparent()):
+        if a is None:
+            return False
+        cls = ((a.get("class") or "") + " " + (a.get("id") or "")).lower()
+        if any(h in cls for h in _NOT_DATE_HINTS):
+            return False
+        if a.tag == "time" or any(h in cls for h in _DATE_HINTS):
+            return True
+    return False
 
 
 def _language(root: html.HtmlElement, c: _Collected, ld: JsonLd | None) -> str | None:
@@ -637,6 +1043,13 @@ def _twitter_author(c: _Collected) -> list[str]:
     return []
 
 
+def _names_site(name: str, sites: set[str]) -> bool:
+    """The author is the site or its publisher, or a piece of its name ("USA" of "USA TODAY",
+    "Clemson" of "Clemson News" once the cleaner has cut the role word)."""
+    k = _key(name)
+    return bool(k) and any(k == s or (len(k) >= 3 and k in s) for s in sites)
+
+
 def _authors(root: html.HtmlElement, c: _Collected, ld: JsonLd | None,
              site_name: str | None) -> tuple[str, ...]:
     """The first source that names someone; the site's own name is only a last resort, since
@@ -655,7 +1068,7 @@ def _authors(root: html.HtmlElement, c: _Collected, ld: JsonLd | None,
     fallback: tuple[str, ...] = ()
     for values in sources:
         names = clean_authors(values)
-        if names and all(_key(n) in sites for n in names):
+        if names and all(_names_site(n, sites) for n in names):
             fallback = fallback or names
         elif names:
             return names
@@ -715,9 +1128,7 @@ def extract_metadata(root: html.HtmlElement, url: str | None = None) -> Metadata
         ld.modified if ld else None, *[v for k in _MODIFIED_KEYS for v in c.metas.get(k, ())],
     ]))
     # A page that shows only an update date is dated by it: it is the date readers see.
-    guarded("published", lambda: _date([
-        ld.published if ld else None, *[v for k in _PUBLISHED_KEYS for v in c.metas.get(k, ())],
-    ]) or _time_date(c) or _text_date(c) or url_date(url) or fields.get("modified"))
+    guarded("published", _published, root, c, ld, url, fields.get("modified"))
     guarded("language", _language, root, c, ld)
     guarded("description", lambda: _clip(
         (ld.description if ld else None) or _first(c.metas, _DESCRIPTION_KEYS)))
