@@ -71,10 +71,16 @@ def test_ancestor_groups_from_semantic_tags_and_class_words() -> None:
     assert menu["anc_article"] == 30
 
 
-def test_hidden_elements_give_no_nodes() -> None:
+def test_hidden_elements_are_kept_and_marked_for_the_model() -> None:
+    # Collapsed tabs and accordions hold a product's description or a page's FAQ: whether
+    # hidden text is content is the model's call, told by the distance to the hiding element.
     table = table_of("<html><body><p>Seen text.</p><div style='display: none'><p>Unseen.</p>"
                      "</div><p hidden>Also unseen.</p><p aria-hidden='true'>No.</p></body></html>")
-    assert table.texts == ["Seen text."]
+    assert table.texts == ["Seen text.", "Unseen.", "Also unseen.", "No."]
+    assert row(table, "Seen text.")["anc_hidden"] == 30
+    assert row(table, "Unseen.")["anc_hidden"] == 1
+    assert row(table, "Also unseen.")["anc_hidden"] == 0
+    assert row(table, "No.")["anc_hidden"] == 0
 
 
 def test_headline_anchor_and_position_features() -> None:

@@ -21,7 +21,7 @@ from lxml import etree
 
 from .metadata import Metadata
 
-FEATURE_VERSION = 3
+FEATURE_VERSION = 4
 
 # Tags that survive cleaning, each with its own code; anything else is "other" (0).
 TAGS = (
@@ -261,6 +261,7 @@ def _walk(root: etree._Element, links: dict):
     code_of = _TAG_CODE.get  # comments, PIs and entities have non-str tags: code 0
     containers = _CONTAINERS
     tag_mask = _TAG_MASK
+    hidden_bit = _GROUP_BIT["hidden"]
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, el in walker:
         if event == "start":
@@ -282,10 +283,7 @@ def _walk(root: etree._Element, links: dict):
                     keys.append(f"{el.get('class', '')} {el.get('id', '')}")
                 if ("hidden" in names or el.get("aria-hidden") == "true"
                         or ("style" in names and _DISPLAY_NONE.search(el.get("style")))):
-                    walker.skip_subtree()  # its text and subtree go; its tail stays
-                    masks.append(mask)
-                    stack.append(i)
-                    continue
+                    mask |= hidden_bit
             masks.append(mask)
             text = el.text
             if text and not text.isspace():
