@@ -77,8 +77,7 @@ def assemble(table: NodeTable, keep: np.ndarray) -> str:
         text = "\n".join(line for line in lines if line)
         if not text:
             continue
-        if len(text) >= REPEAT_MIN_CHARS and (
-                len(text) - text.count(" ") - text.count("\n") >= REPEAT_MIN_CHARS):
+        if len(text) - text.count(" ") - text.count("\n") >= REPEAT_MIN_CHARS:
             first = first_node.setdefault(text.casefold(), i)
             if first != i and _levels_to_common(
                     table.parent, int(table.owner[first]), int(table.owner[i])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .features import FEATURE_NAMES, NodeTable
+from .features import FEATURE_NAMES, NodeTable, subtree_sums
 
 _CARRIED = ("chars", "punct_ratio", "own_link_density", "is_heading", "tag", "rank",
             "in_best_block", "cont_link_density", "cont_text_share", "page_is_article")
@@ -59,9 +59,7 @@ def _ancestor_columns(table: NodeTable, p: np.ndarray, weight: np.ndarray,
     idx_el = np.arange(n_el)
 
     def subtree(per_node: np.ndarray) -> np.ndarray:
-        own = np.bincount(table.owner, weights=per_node, minlength=n_el)
-        cs = np.concatenate(([0.0], np.cumsum(own)))
-        return cs[end] - cs[idx_el]
+        return subtree_sums(np.bincount(table.owner, weights=per_node, minlength=n_el), end)
 
     sub_w = subtree(weight)
     sub_wp = subtree(weight * p)

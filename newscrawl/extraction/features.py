@@ -101,7 +101,10 @@ _SENTENCE_ENDS = ".!?。！？…؟।۔։።᙮᠃᠉\u3002\uff61"
 
 
 def _class_table() -> np.ndarray:
-    table = np.empty(0x10000, dtype=np.uint8)
+    """Class of every codepoint (1.1 MB), so a text's classes are one lookup per character.
+    Past the Basic Multilingual Plane every codepoint counts as a letter (historic and rare CJK
+    scripts, emoji are few)."""
+    table = np.full(0x110000, C_LETTER, dtype=np.uint8)
     for cp in range(0x10000):
         cat = unicodedata.category(chr(cp))
         if cat[0] == "Z" or chr(cp).isspace():
@@ -125,9 +128,6 @@ def _class_table() -> np.ndarray:
 
 
 _CLASS_OF = _class_table()
-# Every codepoint (1.1 MB): one lookup per character instead of clamp, lookup and fix-up.
-_CLASS_OF_ALL = np.full(0x110000, C_LETTER, dtype=np.uint8)
-_CLASS_OF_ALL[:0x10000] = _CLASS_OF
 
 
 def _names() -> tuple[str, ...]:
@@ -330,13 +330,20 @@ def _ancestor_distances(masks: list[int], parent: np.ndarray, depth: np.ndarray,
                     _NO_ANCESTOR)
 
 
+def subtree_sums(own: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """Per element, ``own`` summed over its subtree: in pre-order a subtree is the contiguous
+    range ``[i, end[i])``, so one prefix sum serves every element."""
+    cs = np.concatenate(([0.0], np.cumsum(own, dtype=np.float64)))
+    return cs[end] - cs[: len(end)]
+
+
 _CHUNK_CHARS = 1 << 20
 _BINCOUNT_MAX = 1 << 20
 
 
 def _classes(text: str) -> np.ndarray:
     cps = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    return _CLASS_OF_ALL[cps]
+    return _CLASS_OF[cps]
 
 
 def _char_counts(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -429,7 +436,7 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     safe = np.maximum(chars, 1.0)
     letters = counts[:, C_LOWER] + counts[:, C_UPPER] + counts[:, C_LETTER]
     punct = counts[:, C_STOP] + counts[:, C_PUNCT]
-    last_cls = _CLASS_OF[np.minimum(last_cp, 0xFFFF)]
+    last_cls = _CLASS_OF[last_cp]
 
     col = _COL
     X[:, col["chars"]] = np.log1p(chars)
@@ -446,10 +453,8 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     X[:, col["ends_with_colon"]] = (last_cp == ord(":")) | (last_cp == 0xFF1A)
     X[:, col["is_tail"]] = np.asarray(tails, dtype=np.float32)
 
-    # Per-element sums over subtrees: pre-order makes a subtree the range [i, end[i]).
     def subtree(own: np.ndarray) -> np.ndarray:
-        cs = np.concatenate(([0.0], np.cumsum(own, dtype=np.float64)))
-        return cs[end_a] - cs[idx_el]
+        return subtree_sums(own, end_a)
 
     own_chars = np.bincount(owner_a, weights=chars, minlength=n_el)
     own_punct = np.bincount(owner_a, weights=punct, minlength=n_el)

@@ -808,6 +808,22 @@ class _Shown:
     updated: bool
 
 
+def _short_dates(texts: list) -> Iterator[tuple[int, str, str]]:
+    """``(index, text, date)`` for each text short enough to be a date line that parses as a
+    date; the year test first spares the date parser most texts."""
+    for i, text in enumerate(texts):
+        if len(text) <= _DATE_TEXT_MAX and _YEAR.search(text):
+            date = parse_date(text)
+            if date:
+                yield i, text, date
+
+
+def _date_label(text: str, previous: str) -> str:
+    """A date's text with its label: the label may be its own node just before it ("<span>
+    Updated</span> <time>..."), a short text without a year."""
+    return text if _YEAR.search(previous) or len(previous) > 40 else text + " " + previous
+
+
 def _shown_date(c: _Collected, h1: html.HtmlElement | None, n_after: int = _TEXT_WINDOW_AFTER,
                 n_before: int = _TEXT_WINDOW_BEFORE) -> _Shown | None:
     """A date written out next to the headline ("Published March 5, 2024"), as a reader sees it.
@@ -820,19 +836,11 @@ def _shown_date(c: _Collected, h1: html.HtmlElement | None, n_after: int = _TEXT
     updated: _Shown | None = None
     after = _after_headline(c, h1, n_after)
     texts = after + _texts_before(h1, n_before) if n_before else after
-    for i, text in enumerate(texts):
-        if len(text) > _DATE_TEXT_MAX or not _YEAR.search(text):
-            continue
+    for i, text, date in _short_dates(texts):
         parent = text.getparent()
         if parent is not None and parent.tag in _SKIP_TEXT_PARENTS:
             continue
-        date = parse_date(text)
-        if not date:
-            continue
-        # The label may be its own node ("<span>Updated</span> <time>..."): a short text
-        # without a year just before the date.
-        previous = texts[i - 1] if 0 < i <= len(after) else ""
-        label = text if _YEAR.search(previous) or len(previous) > 40 else text + " " + previous
+        label = _date_label(text, texts[i - 1] if 0 < i <= len(after) else "")
         if _NOT_PUBLISHED.search(label):
             continue  # a member's join date on a forum, an event's date
         if _UPDATED.search(label):
@@ -872,14 +880,8 @@ def _byline_override(h1: html.HtmlElement, declared: str, modified: str | None) 
     only when that date would overrule, to check it is not a script's, a caption's or one
     classed as an update."""
     strings = _strings_after(h1, _BYLINE_DATE_TEXTS)
-    for i, text in enumerate(strings):
-        if len(text) > _DATE_TEXT_MAX or not _YEAR.search(text):
-            continue
-        date = parse_date(text)
-        if not date:
-            continue
-        previous = strings[i - 1] if i else ""
-        label = text if _YEAR.search(previous) or len(previous) > 40 else text + " " + previous
+    for i, text, date in _short_dates(strings):
+        label = _date_label(text, strings[i - 1] if i else "")
         if _NOT_PUBLISHED.search(label) or _UPDATED.search(label):
             continue
         if (len(text.strip()) > _BYLINE_DATE_LEN or date[:10] == declared[:10]
@@ -946,12 +948,7 @@ def _far_date(root: html.HtmlElement, c: _Collected, h1: html.HtmlElement | None
     strings = _strings_below(c, h1) if h1 is not None else _BODY_STRINGS(root, n=_FAR_TEXTS)
     texts: list | None = None
     tries = 0
-    for i, t in enumerate(strings):
-        if len(t) > _DATE_TEXT_MAX or not _YEAR.search(t):
-            continue
-        date = parse_date(t)
-        if not date:
-            continue
+    for i, t, date in _short_dates(strings):
         tries += 1
         if tries > _FAR_DATE_TRIES:
             return None  # a list of dated items (archives, comments): none is the page's

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import json
+import math
 from collections.abc import Callable
 from pathlib import Path
 
@@ -121,11 +122,10 @@ def dense_predictor(booster: xgb.Booster) -> Callable[[np.ndarray], np.ndarray]:
                                   ctypes.byref(shape), ctypes.byref(dims), ctypes.byref(out)):
                 raise XGBoostError(last_error().decode("utf-8", "replace"))
             # The result buffer belongs to the booster (per thread) and is reused: copy it.
-            size = 1
-            for k in range(dims.value):
-                size *= shape[k]
-            result = np.ctypeslib.as_array(out, (size,)).copy() if size else np.zeros(0, np.float32)
-            return result.reshape([shape[k] for k in range(dims.value)])
+            dims_out = tuple(shape[k] for k in range(dims.value))
+            if not math.prod(dims_out):
+                return np.zeros(dims_out, np.float32)
+            return np.ctypeslib.as_array(out, dims_out).copy()
 
         probe = np.random.default_rng(0).random((7, booster.num_features()), dtype=np.float32)
         probe[3, ::3] = np.nan
