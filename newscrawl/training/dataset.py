@@ -33,6 +33,9 @@ class NodeDataset:
     page_of_row: np.ndarray
     data_sha256: str
     seconds: float
+    textless: list[Page]
+    """Labelled pages that yield no text node (nothing to train on): a benchmark still counts
+    them, as empty extractions."""
 
     @property
     def groups(self) -> np.ndarray:
@@ -46,6 +49,7 @@ def build_dataset(data_dir: str | Path, limit: int | None = None,
     t0 = time.perf_counter()
     digest = hashlib.sha256()
     pages: list[LabelledPage] = []
+    textless: list[Page] = []
     for n, page in enumerate(load_pages(data_dir, limit), 1):
         digest.update(page.page_id.encode())
         digest.update(hashlib.sha256(page.body).digest())
@@ -54,6 +58,7 @@ def build_dataset(data_dir: str | Path, limit: int | None = None,
             continue
         nodes = page_nodes(page.body, page.url)
         if nodes.table is None or not len(nodes.table):
+            textless.append(page)
             continue
         pages.append(LabelledPage(page, nodes.table, label_nodes(nodes.table.texts, page.text)))
         if verbose and n % 250 == 0:
@@ -62,4 +67,5 @@ def build_dataset(data_dir: str | Path, limit: int | None = None,
     y = np.concatenate([lp.y for lp in pages]) if pages else np.zeros(0)
     page_of_row = np.repeat(np.arange(len(pages)), [len(lp.y) for lp in pages])
     assert X.shape[1] == len(FEATURE_NAMES), FEATURE_VERSION
-    return NodeDataset(pages, X, y, page_of_row, digest.hexdigest(), time.perf_counter() - t0)
+    return NodeDataset(pages, X, y, page_of_row, digest.hexdigest(), time.perf_counter() - t0,
+                       textless)

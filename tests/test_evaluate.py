@@ -1,0 +1,44 @@
+"""``newscrawl evaluate``'s cross-validation on a small WCXB-layout page set written here."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+from newscrawl.evaluation.evaluate import cross_validate, format_report
+
+PROSE = ("The harbour authority said on Tuesday that the new breakwater would be finished by "
+         "spring, two years later than first planned, after storms damaged the wall twice.")
+
+
+def _write_page(base: Path, page_id: str, html: str, truth: str) -> None:
+    (base / "html" / f"{page_id}.html.gz").write_bytes(gzip.compress(html.encode()))
+    label = {"url": f"https://site{page_id}.example/news/{page_id}",
+             "_internal": {"page_type": {"primary": "article"}},
+             "ground_truth": {"main_content": truth}}
+    (base / "ground-truth" / f"{page_id}.json").write_text(json.dumps(label), "utf-8")
+
+
+def test_pages_without_text_nodes_count_as_empty_extractions(tmp_path: Path) -> None:
+    base = tmp_path / "dev"
+    (base / "html").mkdir(parents=True)
+    (base / "ground-truth").mkdir()
+    for k in range(8):
+        body = f"{PROSE} Page {k} adds its own sentence about item {k}."
+        _write_page(base, f"{k:04d}",
+                    f"<html><body><nav><a href=/>Home</a> <a href=/n>News</a></nav>"
+                    f"<article><h1>Story {k}</h1><p>{body}</p><p>{body}</p></article>"
+                    f"<footer>Copyright Example</footer></body></html>", body)
+    # Rendered by script only: nothing to classify, though the label has text.
+    _write_page(base, "0100", "<html><body><div id=app></div><script>render()</script>"
+                "</body></html>", PROSE)
+
+    result = cross_validate(str(tmp_path), folds=2, models=["density"])
+    assert result["pages"] == 8 and result["textless_pages"] == 1
+    scored = result["models"]["density"]
+    assert scored["page_all_labelled"]["all"]["n"] == 9
+    # The textless page scores 0: the mean over all nine is 8/9 of the mean over eight.
+    every, with_text = scored["page_all_labelled"]["all"]["f1"], scored["page"]["all"]["f1"]
+    assert abs(every - with_text * 8 / 9) < 1e-9
+    assert "1 pages yield no text node" in format_report(result)
