@@ -733,3 +733,22 @@ def test_title_page_header_h1_that_is_a_whole_declared_title():
             + ld('{"@type": "Article", "headline": "7 Tips on How to Rent a Car"}'))
     m = meta(page(head, '<header><h1>7 Tips on How to Rent a Car</h1></header><p>x</p>'))
     assert m.title == "7 Tips on How to Rent a Car"
+
+
+def test_title_h1_that_puts_a_label_before_the_declared_title_gives_way():
+    head = '<meta property="og:title" content="Which router should I buy? | Example Forums">'
+    m = meta(page(head, "<h1><span>Thread:</span> Which router should I buy?</h1>"),
+             "https://forums.example.com/t/1")
+    assert m.title == "Which router should I buy?"
+    # An <h1> that adds to the end of the declared title is still the headline.
+    head = '<meta property="og:title" content="Which router should I buy?">'
+    m = meta(page(head, "<h1>Which router should I buy? Five picks tested</h1>"))
+    assert m.title == "Which router should I buy? Five picks tested"
+
+
+def test_title_utf8_read_as_latin1_or_cp1252_is_repaired():
+    for garbled in ("Investor\u00e2\u0080\u0099s guide", "Investor\u00e2\u20ac\u2122s guide"):
+        m = meta(page(f"<title>{garbled}</title>"))
+        assert m.title == "Investor\u2019s guide"
+    # Latin text that only looks like it (a lead byte, then a closing guillemet) is left alone.
+    assert meta(page("<title>Le café» de Paris</title>")).title == "Le café» de Paris"

@@ -173,6 +173,10 @@ _HEADING_LABELS = frozenset({"label", "badge"})
 _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
 """Soft hyphens and zero-width characters: in the markup, not in what a reader sees."""
 _NON_ALNUM = re.compile(r"[\W_]+")
+_MOJIBAKE = re.compile("[\u00c2-\u00f4][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d"
+                       "\u017e\u0192\u02c6\u02dc\u2013\u2014\u2018-\u201e\u2020-\u2022"
+                       "\u2026\u2030\u2039\u203a\u20ac\u2122]")
+"""A UTF-8 lead byte then a continuation byte, both read as Latin-1 or cp1252 characters."""
 _WORD = re.compile(r"\w+")
 _SITE_EXTRA = 6
 """Characters a title piece may add to the site's name and still be only its name."""
@@ -192,10 +196,17 @@ def _clip(value: str | None, limit: int = _MAX_TEXT) -> str | None:
     return value[:limit] if value else None
 
 
-def _unescape(text: str | None) -> str | None:
-    """Titles double-escaped by their CMS ("Q&amp;A", "&#038;") read as the page shows them."""
+def _readable(text: str | None) -> str | None:
+    """A title as the page means it: double-escaped by its CMS ("Q&amp;A", "&#038;") or stored
+    as UTF-8 bytes read as Latin-1 / cp1252 ("Investorâ\x80\x99s", "Investorâ€™s")."""
     if text and "&" in text and ";" in text:
-        return html_lib.unescape(text)
+        text = html_lib.unescape(text)
+    if text and _MOJIBAKE.search(text):
+        for legacy in ("cp1252", "latin-1"):
+            try:
+                return text.encode(legacy).decode("utf-8")
+            except UnicodeError:
+                continue
     return text
 
 
@@ -370,7 +381,7 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
     sites = _site_names(site_name, url)
     # og:title before the JSON-LD headline: Google asks for headlines of at most 110
     # characters, so some CMSs cut them, and some put the article's first lines there.
-    declared = [_unescape(t) for t in (
+    declared = [_readable(t) for t in (
         _clip(_first(c.metas, _TITLE_KEYS), _MAX_TITLE),
         _clip(ld.headline, _MAX_TITLE) if ld else None,
         _clip(c.title, _MAX_TITLE),
@@ -379,7 +390,7 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
     h1s: list[tuple[str, html.HtmlElement]] = []
     header_h1s: list[tuple[str, html.HtmlElement]] = []
     for h in c.h1s:
-        text = _clip(_unescape(_inline_text(h)), _MAX_TITLE)
+        text = _clip(_readable(_inline_text(h)), _MAX_TITLE)
         text = text.rstrip(_HEADING_GLYPHS + " ") if text else text
         if text and _h1_ok(h, text, sites):
             text = _strip_site_tail(text, sites)
@@ -423,6 +434,12 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
         return named or (_cut_descriptors(h1s[0][0]) if h1s else None)
     named = named or (names[0] if names else None)
     text = _cut_descriptors(heading[0])
+    # "Thread: <title>", "Blog: <title>", "<Product line> <title>": an <h1> that only puts a
+    # label or kicker before the whole declared title shows that title with a lead-in.
+    if named and _WORD.search(named) and len(_words(named)) >= 2:
+        k, n = _key(text), _key(named)
+        if k != n and k.endswith(n):
+            return named
     # A page that calls itself a generic web page (schema.org WebPage, og:type website), with
     # its <h1> outside any <article>, is a landing page: its <h1> is a hero line ("One
     # workspace. Zero busywork.") and the declared title names the page. An <h1> that only
