@@ -752,3 +752,22 @@ def test_title_utf8_read_as_latin1_or_cp1252_is_repaired():
         assert m.title == "Investor\u2019s guide"
     # Latin text that only looks like it (a lead byte, then a closing guillemet) is left alone.
     assert meta(page("<title>Le café» de Paris</title>")).title == "Le café» de Paris"
+
+
+def test_title_h1_that_the_url_slug_was_made_from_beats_a_rewritten_seo_title():
+    head = '<meta property="og:title" content="Expert tips on choosing a mover | Acme">'
+    body = "<div><h1>Booking movers: the ultimate guide</h1></div>"
+    url = "https://acme.example/blog/booking-movers-ultimate-guide-x7k2q/"
+    assert meta(page(head, body), url).title == "Booking movers: the ultimate guide"
+    # Without a slug to go by, the unrelated <h1> still loses to the declared title.
+    assert meta(page(head, body), "https://acme.example/?p=12").title == (
+        "Expert tips on choosing a mover")
+
+
+def test_title_slug_also_in_the_declared_title_changes_nothing():
+    head = "<title>Men's Running Shoes | Acme</title>"
+    body = ("<h1>Men's shoes for running, built by our small team of experts in Oregon since"
+            " 1980</h1>"
+            "<h1>Newsletter</h1>")
+    m = meta(page(head, body), "https://www.acme.com/w/mens-running-shoes")
+    assert m.title == "Men's Running Shoes"

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date as calendar_date
 from itertools import islice
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import unquote, urljoin, urlsplit
 
 from lxml import etree, html
 
@@ -178,6 +178,9 @@ _MOJIBAKE = re.compile("[\u00c2-\u00f4][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0
                        "\u2026\u2030\u2039\u203a\u20ac\u2122]")
 """A UTF-8 lead byte then a continuation byte, both read as Latin-1 or cp1252 characters."""
 _WORD = re.compile(r"\w+")
+_SLUG_WORD = re.compile(r"[^\W_]+")
+_SLUG_MARGIN = 0.15
+"""Share of the slug's words the declared title must lack for the slug's <h1> to win."""
 _SITE_EXTRA = 6
 """Characters a title piece may add to the site's name and still be only its name."""
 _H1_AGREEMENT = 0.3
@@ -426,6 +429,9 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
         for d in declared) if t]
     # og:title is sometimes only the site's name ("Robomow") while <title> names the page.
     named = next((t for t in names if not _is_site(t, sites)), None)
+    slugged = _slug_heading(url, h1s + header_h1s, named or (names[0] if names else None))
+    if slugged is not None:
+        return _cut_descriptors(slugged)
     if heading is None:
         # Declared titles that only name the site say nothing of the page: its only <h1> does.
         if named is None and len(h1s) == 1:
@@ -450,6 +456,38 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
         if k not in n and n not in k:
             return named
     return text
+
+
+def _slug_words(url: str | None) -> set[str]:
+    """Words of the URL's last path segment ("/2025/06/storm-hits-the-coast.html"), without
+    tokens that mix letters and digits (ids such as "a1b2c3", "n-5xtnr")."""
+    if not url:
+        return set()
+    segment = unquote(urlsplit(url).path).rstrip("/").rpartition("/")[2]
+    segment = segment.rpartition(".")[0] if "." in segment else segment
+    return {w for w in _SLUG_WORD.findall(segment.casefold())
+            if w.isdigit() or not any(ch.isdigit() for ch in w)}
+
+
+def _slug_heading(url: str | None, h1s: list[tuple[str, html.HtmlElement]],
+                  named: str | None) -> str | None:
+    """The <h1> that the URL's slug was made from, when the declared title has drifted from it.
+
+    CMSs build the slug from the headline as first written; an SEO title is often rewritten
+    later. An <h1> holding every word of a slug of two or more words, while the declared title
+    holds clearly fewer of them, is the headline the page was published under."""
+    slug = _slug_words(url)
+    if len(slug) < 2:
+        return None
+    declared_share = len(slug & _slug_words_of(named)) / len(slug) if named else 0.0
+    if declared_share > 1.0 - _SLUG_MARGIN:
+        return None
+    return next((text for text, _ in h1s if slug <= _slug_words_of(text)), None)
+
+
+def _slug_words_of(text: str) -> set[str]:
+    """Words as a slug spells them: "Men's" is "mens"."""
+    return set(_SLUG_WORD.findall(text.casefold().replace("'", "").replace("’", "")))
 
 
 def _page_type(c: _Collected, ld: JsonLd | None) -> str:
