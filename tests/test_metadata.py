@@ -771,3 +771,11 @@ def test_title_slug_also_in_the_declared_title_changes_nothing():
             "<h1>Newsletter</h1>")
     m = meta(page(head, body), "https://www.acme.com/w/mens-running-shoes")
     assert m.title == "Men's Running Shoes"
+
+
+def test_title_site_name_that_is_a_whole_headline_and_site_title_is_ignored():
+    whole = "How to design a website: a complete guide | Clay"
+    head = f'<meta property="og:site_name" content="{whole}"><title>{whole}</title>'
+    m = meta(page(head, "<main><h1>How to design a website: a complete guide</h1></main>"),
+             "https://clay.example/blog/web-design-guide")
+    assert m.title == "How to design a website: a complete guide"

@@ -381,6 +381,9 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
                   url: str | None) -> str | None:
     """The headline as a reader sees it: the <h1> that agrees with the declared title (or the
     only <h1> there is), else the declared title with the site's name cut off."""
+    # A "site name" that is a whole "Headline | Site" title is the page's title misfiled.
+    if site_name and any(sep in site_name for sep in _SECTION_SEPARATORS):
+        site_name = None
     sites = _site_names(site_name, url)
     # og:title before the JSON-LD headline: Google asks for headlines of at most 110
     # characters, so some CMSs cut them, and some put the article's first lines there.
