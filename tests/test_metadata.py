@@ -762,6 +762,10 @@ def test_title_h1_that_the_url_slug_was_made_from_beats_a_rewritten_seo_title():
     # Without a slug to go by, the unrelated <h1> still loses to the declared title.
     assert meta(page(head, body), "https://acme.example/?p=12").title == (
         "Expert tips on choosing a mover")
+    # The canonical URL's slug counts over the address the page was fetched from.
+    canonical = '<link rel="canonical" href="/blog/booking-movers-ultimate-guide/">'
+    assert meta(page(head + canonical, body), "https://acme.example/?p=12").title == (
+        "Booking movers: the ultimate guide")
 
 
 def test_title_slug_also_in_the_declared_title_changes_nothing():
