@@ -783,3 +783,17 @@ def test_title_site_name_that_is_a_whole_headline_and_site_title_is_ignored():
     m = meta(page(head, "<main><h1>How to design a website: a complete guide</h1></main>"),
              "https://clay.example/blog/web-design-guide")
     assert m.title == "How to design a website: a complete guide"
+
+
+def test_title_h1_that_names_the_book_after_the_page_in_title_gives_way_to_the_page():
+    head = "<title>What is ownership? - The Example Book</title>"
+    body = "<nav></nav><h1>The Example Book</h1><h2>What is ownership?</h2>"
+    m = meta(page(head, body), "https://docs.example.org/book/ch04-01-what-is-ownership.html")
+    assert m.title == "What is ownership?"
+
+
+def test_title_h1_after_a_leading_brand_in_title_stays_when_the_slug_was_made_from_it():
+    head = "<title>Weekly Acme Digest - Storm hits the coast</title>"
+    body = "<h1>Storm hits the coast</h1>"
+    m = meta(page(head, body), "https://news.example.com/2025/storm-hits-the-coast")
+    assert m.title == "Storm hits the coast"

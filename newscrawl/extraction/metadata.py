@@ -432,8 +432,8 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
         for d in declared) if t]
     # og:title is sometimes only the site's name ("Robomow") while <title> names the page.
     named = next((t for t in names if not _is_site(t, sites)), None)
-    slugged = _slug_heading(c.canonical or _first(c.metas, ("og:url",)) or url,
-                            h1s + header_h1s, named or (names[0] if names else None))
+    slug = _slug_words(c.canonical or _first(c.metas, ("og:url",)) or url)
+    slugged = _slug_heading(slug, h1s + header_h1s, named or (names[0] if names else None))
     if slugged is not None:
         return _cut_descriptors(slugged)
     if heading is None:
@@ -444,6 +444,11 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
         return named or (_cut_descriptors(h1s[0][0]) if h1s else None)
     named = named or (names[0] if names else None)
     text = _cut_descriptors(heading[0])
+    # The URL's slug made from the <h1> says the <h1> names this page, not its book.
+    page_part = None if len(slug) >= 2 and slug <= _slug_words_of(text) else (
+        _part_before_heading(c.title, text, sites))
+    if page_part:
+        return page_part
     # "Thread: <title>", "Blog: <title>", "<Product line> <title>": an <h1> that only puts a
     # label or kicker before the whole declared title shows that title with a lead-in.
     if named and _WORD.search(named) and len(_words(named)) >= 2:
@@ -462,6 +467,24 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
     return text
 
 
+def _part_before_heading(title: str | None, heading: str, sites: list[str]) -> str | None:
+    """``Page - Book`` in <title> with an <h1> that is ``Book``: the <h1> is the name of the
+    book, manual or forum the page belongs to (documentation themes print it on every page),
+    and the part before it names this page. Not when that part is itself the site's name
+    (``Site - Headline``), nor after a colon, which headlines use themselves."""
+    title = _readable(_clip(title, _MAX_TITLE))
+    if not title:
+        return None
+    for sep in _TITLE_SEPARATORS:
+        if sep != ": " and sep in title:
+            head, _, tail = title.rpartition(sep)
+            head = head.strip()
+            if head and _key(tail) == _key(heading) and not _is_site(head, sites):
+                return _strip_site(head, sites) or None
+            return None
+    return None
+
+
 def _slug_words(url: str | None) -> set[str]:
     """Words of the URL's last path segment ("/2025/06/storm-hits-the-coast.html"), without
     tokens that mix letters and digits (ids such as "a1b2c3", "n-5xtnr")."""
@@ -473,14 +496,13 @@ def _slug_words(url: str | None) -> set[str]:
             if w.isdigit() or not any(ch.isdigit() for ch in w)}
 
 
-def _slug_heading(url: str | None, h1s: list[tuple[str, html.HtmlElement]],
+def _slug_heading(slug: set[str], h1s: list[tuple[str, html.HtmlElement]],
                   named: str | None) -> str | None:
     """The <h1> that the URL's slug was made from, when the declared title has drifted from it.
 
     CMSs build the slug from the headline as first written; an SEO title is often rewritten
     later. An <h1> holding every word of a slug of two or more words, while the declared title
     holds clearly fewer of them, is the headline the page was published under."""
-    slug = _slug_words(url)
     if len(slug) < 2:
         return None
     declared_share = len(slug & _slug_words_of(named)) / len(slug) if named else 0.0
