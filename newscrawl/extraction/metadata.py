@@ -432,7 +432,8 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
         for d in declared) if t]
     # og:title is sometimes only the site's name ("Robomow") while <title> names the page.
     named = next((t for t in names if not _is_site(t, sites)), None)
-    slug = _slug_words(c.canonical or _first(c.metas, ("og:url",)) or url)
+    slug = _slug_words(c.canonical or _first(c.metas, ("og:url",)) or url) if (
+        h1s or header_h1s) else set()
     slugged = _slug_heading(slug, h1s + header_h1s, named or (names[0] if names else None))
     if slugged is not None:
         return _cut_descriptors(slugged)
