@@ -686,6 +686,11 @@ def test_title_landing_page_hero_h1_loses_to_declared_title():
     # An <h1> that only shortens the declared title is still the headline.
     assert meta(page(head.format("website"), '<div><h1>The workspace</h1></div>'),
                 url).title == "The workspace"
+    # So is one that only updates its year.
+    dated = ('<meta property="og:type" content="website">'
+             '<meta property="og:title" content="Guide to filing your taxes in 2024">')
+    assert meta(page(dated, '<div><h1>Guide to filing your taxes in 2025</h1></div>'),
+                url).title == "Guide to filing your taxes in 2025"
     # A cut-off declared title ("…") does not name the page.
     head = ('<meta property="og:type" content="website">'
             '<meta property="og:title" content="Checklist Wedding Checklists Timeline…">')

@@ -179,6 +179,7 @@ _MOJIBAKE = re.compile("[\u00c2-\u00f4][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0
 """A UTF-8 lead byte then a continuation byte, both read as Latin-1 or cp1252 characters."""
 _WORD = re.compile(r"\w+")
 _SLUG_WORD = re.compile(r"[^\W_]+")
+_DIGITS = re.compile(r"\d+")
 _SLUG_MARGIN = 0.15
 """Share of the slug's words the declared title must lack for the slug's <h1> to win."""
 _SITE_EXTRA = 6
@@ -459,10 +460,11 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
     # A page that calls itself a generic web page (schema.org WebPage, og:type website), with
     # its <h1> outside any <article>, is a landing page: its <h1> is a hero line ("One
     # workspace. Zero busywork.") and the declared title names the page. An <h1> that only
-    # shortens or lengthens the declared title is still the headline.
+    # shortens or lengthens the declared title, or changes its numbers (a year the page was
+    # updated to, the meta tags were not), is still the headline.
     if (named and not named.endswith(_ELLIPSES) and _page_type(c, ld) in _GENERIC_PAGE_TYPES
             and not any(a.tag == "article" for a in heading[1].iterancestors())):
-        k, n = _key(text), _key(named)
+        k, n = _key(_DIGITS.sub("", text)), _key(_DIGITS.sub("", named))
         if k not in n and n not in k:
             return named
     return text
