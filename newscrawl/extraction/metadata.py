@@ -180,6 +180,7 @@ _MOJIBAKE = re.compile("[\u00c2-\u00f4][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0
 _WORD = re.compile(r"\w+")
 _SLUG_WORD = re.compile(r"[^\W_]+")
 _DIGITS = re.compile(r"\d+")
+_EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,5}$")
 _SLUG_MARGIN = 0.15
 """Share of the slug's words the declared title must lack for the slug's <h1> to win."""
 _SITE_EXTRA = 6
@@ -494,7 +495,7 @@ def _slug_words(url: str | None) -> set[str]:
     if not url:
         return set()
     segment = unquote(urlsplit(url).path).rstrip("/").rpartition("/")[2]
-    segment = segment.rpartition(".")[0] if "." in segment else segment
+    segment = _EXTENSION.sub("", segment)
     return {w for w in _SLUG_WORD.findall(segment.casefold())
             if w.isdigit() or not any(ch.isdigit() for ch in w)}
 
