@@ -686,6 +686,11 @@ def test_title_landing_page_hero_h1_loses_to_declared_title():
     # An <h1> that only shortens the declared title is still the headline.
     assert meta(page(head.format("website"), '<div><h1>The workspace</h1></div>'),
                 url).title == "The workspace"
+    # So is one that only updates its year.
+    dated = ('<meta property="og:type" content="website">'
+             '<meta property="og:title" content="Guide to filing your taxes in 2024">')
+    assert meta(page(dated, '<div><h1>Guide to filing your taxes in 2025</h1></div>'),
+                url).title == "Guide to filing your taxes in 2025"
     # A cut-off declared title ("…") does not name the page.
     head = ('<meta property="og:type" content="website">'
             '<meta property="og:title" content="Checklist Wedding Checklists Timeline…">')
@@ -733,3 +738,67 @@ def test_title_page_header_h1_that_is_a_whole_declared_title():
             + ld('{"@type": "Article", "headline": "7 Tips on How to Rent a Car"}'))
     m = meta(page(head, '<header><h1>7 Tips on How to Rent a Car</h1></header><p>x</p>'))
     assert m.title == "7 Tips on How to Rent a Car"
+
+
+def test_title_h1_that_puts_a_label_before_the_declared_title_gives_way():
+    head = '<meta property="og:title" content="Which router should I buy? | Example Forums">'
+    m = meta(page(head, "<h1><span>Thread:</span> Which router should I buy?</h1>"),
+             "https://forums.example.com/t/1")
+    assert m.title == "Which router should I buy?"
+    # An <h1> that adds to the end of the declared title is still the headline.
+    head = '<meta property="og:title" content="Which router should I buy?">'
+    m = meta(page(head, "<h1>Which router should I buy? Five picks tested</h1>"))
+    assert m.title == "Which router should I buy? Five picks tested"
+
+
+def test_title_utf8_read_as_latin1_or_cp1252_is_repaired():
+    for garbled in ("Investor\u00e2\u0080\u0099s guide", "Investor\u00e2\u20ac\u2122s guide"):
+        m = meta(page(f"<title>{garbled}</title>"))
+        assert m.title == "Investor\u2019s guide"
+    # Latin text that only looks like it (a lead byte, then a closing guillemet) is left alone.
+    assert meta(page("<title>Le café» de Paris</title>")).title == "Le café» de Paris"
+
+
+def test_title_h1_that_the_url_slug_was_made_from_beats_a_rewritten_seo_title():
+    head = '<meta property="og:title" content="Expert tips on choosing a mover | Acme">'
+    body = "<div><h1>Booking movers: the ultimate guide</h1></div>"
+    url = "https://acme.example/blog/booking-movers-ultimate-guide-x7k2q/"
+    assert meta(page(head, body), url).title == "Booking movers: the ultimate guide"
+    # Without a slug to go by, the unrelated <h1> still loses to the declared title.
+    assert meta(page(head, body), "https://acme.example/?p=12").title == (
+        "Expert tips on choosing a mover")
+    # The canonical URL's slug counts over the address the page was fetched from.
+    canonical = '<link rel="canonical" href="/blog/booking-movers-ultimate-guide/">'
+    assert meta(page(head + canonical, body), "https://acme.example/?p=12").title == (
+        "Booking movers: the ultimate guide")
+
+
+def test_title_slug_also_in_the_declared_title_changes_nothing():
+    head = "<title>Men's Running Shoes | Acme</title>"
+    body = ("<h1>Men's shoes for running, built by our small team of experts in Oregon since"
+            " 1980</h1>"
+            "<h1>Newsletter</h1>")
+    m = meta(page(head, body), "https://www.acme.com/w/mens-running-shoes")
+    assert m.title == "Men's Running Shoes"
+
+
+def test_title_site_name_that_is_a_whole_headline_and_site_title_is_ignored():
+    whole = "How to design a website: a complete guide | Clay"
+    head = f'<meta property="og:site_name" content="{whole}"><title>{whole}</title>'
+    m = meta(page(head, "<main><h1>How to design a website: a complete guide</h1></main>"),
+             "https://clay.example/blog/web-design-guide")
+    assert m.title == "How to design a website: a complete guide"
+
+
+def test_title_h1_that_names_the_book_after_the_page_in_title_gives_way_to_the_page():
+    head = "<title>What is ownership? - The Example Book</title>"
+    body = "<nav></nav><h1>The Example Book</h1><h2>What is ownership?</h2>"
+    m = meta(page(head, body), "https://docs.example.org/book/ch04-01-what-is-ownership.html")
+    assert m.title == "What is ownership?"
+
+
+def test_title_h1_after_a_leading_brand_in_title_stays_when_the_slug_was_made_from_it():
+    head = "<title>Weekly Acme Digest - Storm hits the coast</title>"
+    body = "<h1>Storm hits the coast</h1>"
+    m = meta(page(head, body), "https://news.example.com/2025/storm-hits-the-coast")
+    assert m.title == "Storm hits the coast"

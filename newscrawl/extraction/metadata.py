@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date as calendar_date
 from itertools import islice
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import unquote, urljoin, urlsplit
 
 from lxml import etree, html
 
@@ -173,7 +173,16 @@ _HEADING_LABELS = frozenset({"label", "badge"})
 _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
 """Soft hyphens and zero-width characters: in the markup, not in what a reader sees."""
 _NON_ALNUM = re.compile(r"[\W_]+")
+_MOJIBAKE = re.compile("[\u00c2-\u00f4][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d"
+                       "\u017e\u0192\u02c6\u02dc\u2013\u2014\u2018-\u201e\u2020-\u2022"
+                       "\u2026\u2030\u2039\u203a\u20ac\u2122]")
+"""A UTF-8 lead byte then a continuation byte, both read as Latin-1 or cp1252 characters."""
 _WORD = re.compile(r"\w+")
+_SLUG_WORD = re.compile(r"[^\W_]+")
+_DIGITS = re.compile(r"\d+")
+_EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,5}$")
+_SLUG_MARGIN = 0.15
+"""Share of the slug's words the declared title must lack for the slug's <h1> to win."""
 _SITE_EXTRA = 6
 """Characters a title piece may add to the site's name and still be only its name."""
 _H1_AGREEMENT = 0.3
@@ -192,10 +201,17 @@ def _clip(value: str | None, limit: int = _MAX_TEXT) -> str | None:
     return value[:limit] if value else None
 
 
-def _unescape(text: str | None) -> str | None:
-    """Titles double-escaped by their CMS ("Q&amp;A", "&#038;") read as the page shows them."""
+def _readable(text: str | None) -> str | None:
+    """A title as the page means it: double-escaped by its CMS ("Q&amp;A", "&#038;") or stored
+    as UTF-8 bytes read as Latin-1 / cp1252 ("Investorâ\x80\x99s", "Investorâ€™s")."""
     if text and "&" in text and ";" in text:
-        return html_lib.unescape(text)
+        text = html_lib.unescape(text)
+    if text and _MOJIBAKE.search(text):
+        for legacy in ("cp1252", "latin-1"):
+            try:
+                return text.encode(legacy).decode("utf-8")
+            except UnicodeError:
+                continue
     return text
 
 
@@ -367,10 +383,13 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
                   url: str | None) -> str | None:
     """The headline as a reader sees it: the <h1> that agrees with the declared title (or the
     only <h1> there is), else the declared title with the site's name cut off."""
+    # A "site name" that is a whole "Headline | Site" title is the page's title misfiled.
+    if site_name and any(sep in site_name for sep in _SECTION_SEPARATORS):
+        site_name = None
     sites = _site_names(site_name, url)
     # og:title before the JSON-LD headline: Google asks for headlines of at most 110
     # characters, so some CMSs cut them, and some put the article's first lines there.
-    declared = [_unescape(t) for t in (
+    declared = [_readable(t) for t in (
         _clip(_first(c.metas, _TITLE_KEYS), _MAX_TITLE),
         _clip(ld.headline, _MAX_TITLE) if ld else None,
         _clip(c.title, _MAX_TITLE),
@@ -379,7 +398,7 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
     h1s: list[tuple[str, html.HtmlElement]] = []
     header_h1s: list[tuple[str, html.HtmlElement]] = []
     for h in c.h1s:
-        text = _clip(_unescape(_inline_text(h)), _MAX_TITLE)
+        text = _clip(_readable(_inline_text(h)), _MAX_TITLE)
         text = text.rstrip(_HEADING_GLYPHS + " ") if text else text
         if text and _h1_ok(h, text, sites):
             text = _strip_site_tail(text, sites)
@@ -415,6 +434,11 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
         for d in declared) if t]
     # og:title is sometimes only the site's name ("Robomow") while <title> names the page.
     named = next((t for t in names if not _is_site(t, sites)), None)
+    slug = _slug_words(c.canonical or _first(c.metas, ("og:url",)) or url) if (
+        h1s or header_h1s) else set()
+    slugged = _slug_heading(slug, h1s + header_h1s, named or (names[0] if names else None))
+    if slugged is not None:
+        return _cut_descriptors(slugged)
     if heading is None:
         # Declared titles that only name the site say nothing of the page: its only <h1> does.
         if named is None and len(h1s) == 1:
@@ -423,16 +447,77 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
         return named or (_cut_descriptors(h1s[0][0]) if h1s else None)
     named = named or (names[0] if names else None)
     text = _cut_descriptors(heading[0])
+    # The URL's slug made from the <h1> says the <h1> names this page, not its book.
+    page_part = None if len(slug) >= 2 and slug <= _slug_words_of(text) else (
+        _part_before_heading(c.title, text, sites))
+    if page_part:
+        return page_part
+    # "Thread: <title>", "Blog: <title>", "<Product line> <title>": an <h1> that only puts a
+    # label or kicker before the whole declared title shows that title with a lead-in.
+    if named and _WORD.search(named) and len(_words(named)) >= 2:
+        k, n = _key(text), _key(named)
+        if k != n and k.endswith(n):
+            return named
     # A page that calls itself a generic web page (schema.org WebPage, og:type website), with
     # its <h1> outside any <article>, is a landing page: its <h1> is a hero line ("One
     # workspace. Zero busywork.") and the declared title names the page. An <h1> that only
-    # shortens or lengthens the declared title is still the headline.
+    # shortens or lengthens the declared title, or changes its numbers (a year the page was
+    # updated to, the meta tags were not), is still the headline.
     if (named and not named.endswith(_ELLIPSES) and _page_type(c, ld) in _GENERIC_PAGE_TYPES
             and not any(a.tag == "article" for a in heading[1].iterancestors())):
-        k, n = _key(text), _key(named)
+        k, n = _key(_DIGITS.sub("", text)), _key(_DIGITS.sub("", named))
         if k not in n and n not in k:
             return named
     return text
+
+
+def _part_before_heading(title: str | None, heading: str, sites: list[str]) -> str | None:
+    """``Page - Book`` in <title> with an <h1> that is ``Book``: the <h1> is the name of the
+    book, manual or forum the page belongs to (documentation themes print it on every page),
+    and the part before it names this page. Not when that part is itself the site's name
+    (``Site - Headline``), nor after a colon, which headlines use themselves."""
+    title = _readable(_clip(title, _MAX_TITLE))
+    if not title:
+        return None
+    for sep in _TITLE_SEPARATORS:
+        if sep != ": " and sep in title:
+            head, _, tail = title.rpartition(sep)
+            head = head.strip()
+            if head and _key(tail) == _key(heading) and not _is_site(head, sites):
+                return _strip_site(head, sites) or None
+            return None
+    return None
+
+
+def _slug_words(url: str | None) -> set[str]:
+    """Words of the URL's last path segment ("/2025/06/storm-hits-the-coast.html"), without
+    tokens that mix letters and digits (ids such as "a1b2c3", "n-5xtnr")."""
+    if not url:
+        return set()
+    segment = unquote(urlsplit(url).path).rstrip("/").rpartition("/")[2]
+    segment = _EXTENSION.sub("", segment)
+    return {w for w in _SLUG_WORD.findall(segment.casefold())
+            if w.isdigit() or not any(ch.isdigit() for ch in w)}
+
+
+def _slug_heading(slug: set[str], h1s: list[tuple[str, html.HtmlElement]],
+                  named: str | None) -> str | None:
+    """The <h1> that the URL's slug was made from, when the declared title has drifted from it.
+
+    CMSs build the slug from the headline as first written; an SEO title is often rewritten
+    later. An <h1> holding every word of a slug of two or more words, while the declared title
+    holds clearly fewer of them, is the headline the page was published under."""
+    if len(slug) < 2:
+        return None
+    declared_share = len(slug & _slug_words_of(named)) / len(slug) if named else 0.0
+    if declared_share > 1.0 - _SLUG_MARGIN:
+        return None
+    return next((text for text, _ in h1s if slug <= _slug_words_of(text)), None)
+
+
+def _slug_words_of(text: str) -> set[str]:
+    """Words as a slug spells them: "Men's" is "mens"."""
+    return set(_SLUG_WORD.findall(text.casefold().replace("'", "").replace("’", "")))
 
 
 def _page_type(c: _Collected, ld: JsonLd | None) -> str:
