@@ -26,6 +26,6 @@ def keep_all_model(path: Path) -> Path:
     booster = xgb.train({"objective": "binary:logistic", "max_depth": 1, "eta": 0.01,
                          "nthread": 1}, dtrain, num_boost_round=1)
     booster.set_attr(newscrawl_feature_version=str(FEATURE_VERSION),
-                     newscrawl_model_name="keep-all-stub", newscrawl_threshold="0.5")
+                     newscrawl_model_name="keep-all-stub")
     booster.save_model(str(path))
     return path

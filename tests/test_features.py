@@ -71,6 +71,27 @@ def test_ancestor_groups_from_semantic_tags_and_class_words() -> None:
     assert menu["anc_article"] == 30
 
 
+def test_reviews_and_disclaimers_are_named_for_the_model() -> None:
+    table = table_of(
+        "<html><body><div class='product-description'><p>A sturdy shelf of solid pine.</p></div>"
+        "<section class='customerReviews'><p>Arrived scratched, two stars.</p></section>"
+        "<div class='legal-disclaimer'><p>Colours may vary from the photo.</p></div>"
+        "</body></html>")
+    shelf, review, small_print = row(table, "sturdy"), row(table, "Arrived"), row(table, "Colours")
+    assert review["anc_review"] == 1 and shelf["anc_review"] == 30
+    assert small_print["anc_footer"] == 1 and shelf["anc_footer"] == 30
+
+
+def test_token_junk_stands_apart_from_prose_in_any_script() -> None:
+    table = table_of(
+        "<html><body><p>Plain prose, with ordinary words in it.</p>"
+        "<p>9303097ac-d3e5-41e1-baf5-303640756ebfX2bf8403c-6590-4d73-8b16-95f6c3ecdef8</p>"
+        "<p>中文的句子没有空格，也不是垃圾。</p></body></html>")
+    prose, junk, zh = row(table, "Plain"), row(table, "9303"), row(table, "中文")
+    assert junk["cased_run"] > prose["cased_run"] + 2
+    assert zh["cased_run"] == 0  # no cased letters: unspaced scripts never look like junk
+
+
 def test_hidden_elements_are_kept_and_marked_for_the_model() -> None:
     # Collapsed tabs and accordions hold a product's description or a page's FAQ: whether
     # hidden text is content is the model's call, told by the distance to the hiding element.

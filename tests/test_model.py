@@ -140,13 +140,24 @@ def test_model_file_is_json_readable_by_xgboost_without_newscrawl(tmp_path: Path
     assert doc["learner"]["feature_names"] == list(FEATURE_NAMES)
 
 
-def test_nodes_are_chosen_over_the_threshold_else_the_near_best_when_plausible() -> None:
+def test_nodes_are_cut_where_the_expected_page_f1_peaks_never_under_the_floor() -> None:
     from newscrawl.extraction.assemble import choose_nodes
 
-    assert choose_nodes(np.array([0.6, 0.45, 0.1])).tolist() == [True, False, False]
-    assert choose_nodes(np.array([0.35, 0.3, 0.1])).tolist() == [True, True, False]
-    assert not choose_nodes(np.array([0.25, 0.1])).any()
-    assert not choose_nodes(np.zeros(0)).any()
+    even = np.ones(4)
+    # A clear page: the uncertain node is left out; an uncertain page: it is kept.
+    assert choose_nodes(np.array([0.95, 0.95, 0.45, 0.05]), even).tolist() == [
+        True, True, False, False]
+    assert choose_nodes(np.array([0.6, 0.45, 0.45, 0.05]), even).tolist() == [
+        True, True, True, False]
+    # A long node counts for more of the page than a short one with the same probability.
+    assert choose_nodes(np.array([0.9, 0.5, 0.05]), np.array([100.0, 1.0, 5.0])).tolist() == [
+        True, False, False]
+    assert choose_nodes(np.array([0.9, 0.5, 0.05]), np.array([1.0, 100.0, 5.0])).tolist() == [
+        True, True, False]
+    # One plausible paragraph is kept; nothing under the floor is, whatever the page.
+    assert choose_nodes(np.array([0.35, 0.1]), np.array([50.0, 5.0])).tolist() == [True, False]
+    assert not choose_nodes(np.array([0.25, 0.1]), np.array([50.0, 5.0])).any()
+    assert not choose_nodes(np.zeros(0), np.zeros(0)).any()
 
 
 def test_a_page_of_one_paragraph_gives_that_paragraph() -> None:

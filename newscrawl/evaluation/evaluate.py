@@ -111,7 +111,7 @@ def cross_validate(data_dir: str, folds: int = 5, limit: int | None = None,
                    models: list[str] | tuple[str, ...] = MODELS) -> dict:
     """Grouped k-fold CV of the shipped two-stage model and the baselines on the same folds.
 
-    ``xgboost`` is what ships (stage 1 + context stage, threshold 0.5); ``xgb_stage1`` is
+    ``xgboost`` is what ships (stage 1 + context stage, expected-F1 decoding); ``xgb_stage1`` is
     stage 1 alone and ``xgb_smoothed`` stage 1 with container smoothing, so the table shows
     what each decoding step adds. Logistic regression and the SVM get container smoothing too;
     the density heuristic keeps its one block as it is.
@@ -144,8 +144,8 @@ def cross_validate(data_dir: str, folds: int = 5, limit: int | None = None,
         print(f"  {name}: page F1 {result['models'][name]['page']['all']['f1']:.3f}",
               file=sys.stderr)
 
-    def raw(_table, p: np.ndarray) -> np.ndarray:
-        return choose_nodes(p)
+    def raw(table, p: np.ndarray) -> np.ndarray:
+        return choose_nodes(p, table.weights)
 
     def smoothed(table, p: np.ndarray) -> np.ndarray:
         return smooth(table, p) > 0.5

@@ -24,18 +24,39 @@ def smooth(table: NodeTable, proba: np.ndarray) -> np.ndarray:
     return 0.5 * proba + 0.5 * cont_mean[inv]
 
 
-FALLBACK_FLOOR = 0.3
-"""On a page where no node passes the threshold, the most probable nodes are kept if the best
-has at least this probability: a page of one or two paragraphs has no neighbours to vouch for
-them, and a corpus is better served by its paragraph than by nothing."""
+KEEP_FLOOR = 0.3
+"""No node the model gives less than this is kept, however uncertain the page."""
+PRECISION_LEAN = 1.5
+"""Probabilities are raised to this power before the expected-F1 cut, which moves the cut
+toward precision. Chosen in grouped cross-validation on WCXB (1, 1.5 and 2 tried: page F1
+0.8763, 0.8762, 0.8719, articles 0.951, 0.955, 0.955); on pages it never saw (Readability's,
+the Chinese set) 1.5 beat both 1 and the fixed 0.5 threshold."""
 
 
-def choose_nodes(proba: np.ndarray, threshold: float = 0.5) -> np.ndarray:
-    """Which nodes make the article: those over ``threshold``; else the near-best, as above."""
-    keep = proba > threshold
-    if not keep.any() and len(proba) and proba.max() >= FALLBACK_FLOOR:
-        keep = proba >= 0.8 * proba.max()
-    return keep
+def choose_nodes(proba: np.ndarray, weights: np.ndarray, floor: float = KEEP_FLOOR
+                 ) -> np.ndarray:
+    """The nodes that maximise the page's expected F1, none under ``floor``.
+
+    Pages are scored, and read, by how much of their text is right, so one fixed threshold
+    is the wrong rule: a paragraph the model gives 0.4 is worth keeping on a page whose
+    content is uncertain (a grid, a thread) and not on a page with a clear article, where
+    it is more likely a teaser than a lost paragraph. With calibrated probabilities ``p``
+    and each node's share of the text ``w``, the expected F1 of keeping the nodes in ``S``
+    is close to ``2 Σ_S p·w / (Σ_S w + Σ p·w)``; the best ``S`` holds the most probable
+    nodes, so the cut is found in one pass over them sorted (Jansche 2007; Ye et al. 2012).
+    On a clear page it lands near 0.5, on an uncertain one lower, and a page of one
+    plausible paragraph keeps it. Out of fold, the stage-2 probabilities are calibrated to
+    within 0.06 in every tenth of [0, 1] on WCXB, which is what the rule needs.
+    """
+    keep = np.zeros(len(proba), dtype=bool)
+    if not len(proba):
+        return keep
+    order = np.argsort(-proba, kind="stable")
+    gain = (proba ** PRECISION_LEAN * weights)[order]
+    expected_f1 = 2.0 * np.cumsum(gain) / (np.cumsum(weights[order]) + gain.sum())
+    cut = int(np.argmax(expected_f1)) + 1
+    keep[order[:cut]] = True
+    return keep & (proba >= floor)
 
 
 REPEAT_MIN_CHARS = 15

@@ -25,8 +25,6 @@ class ExtractorOptions:
 
     max_bytes: int = 20_000_000
     """Bodies larger than this are refused (``reason="too_large"``) rather than parsed."""
-    threshold: float | None = None
-    """Probability above which a text node is kept; None takes the model's own."""
 
 
 @dataclass(slots=True)
@@ -86,8 +84,6 @@ class Extractor:
             model = NodeModel.load(model or DEFAULT_MODEL)
         self.model = model
         self.model_version = self.model.name
-        self.threshold = (self.options.threshold if self.options.threshold is not None
-                          else self.model.threshold)
 
     def extract(self, body: bytes | str, url: str | None = None, *,
                 content_type: str | None = None) -> Article:
@@ -100,7 +96,7 @@ class Extractor:
             t0 = time.perf_counter()
             proba = self.model.predict(table)
             t1 = time.perf_counter()
-            keep = choose_nodes(proba, self.threshold)
+            keep = choose_nodes(proba, table.weights)
             text = assemble(table, keep)
             kept = int(keep.sum())
             t2 = time.perf_counter()

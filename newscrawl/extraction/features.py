@@ -21,7 +21,7 @@ from lxml import etree
 
 from .metadata import Metadata
 
-FEATURE_VERSION = 4
+FEATURE_VERSION = 5
 
 # Tags that survive cleaning, each with its own code; anything else is "other" (0).
 TAGS = (
@@ -47,11 +47,14 @@ _CONTAINERS = frozenset(
 CLASS_GROUPS: dict[str, tuple[str, ...]] = {
     "nav": ("nav", "navbar", "navigation", "menu", "breadcrumb", "breadcrumbs", "pagination",
             "pager", "toolbar", "topbar", "skip", "subnav", "megamenu"),
-    "footer": ("footer", "copyright", "colophon", "bottom", "legal"),
+    "footer": ("footer", "copyright", "colophon", "bottom", "legal", "disclaimer",
+               "disclaimers", "footnote", "footnotes"),
     "header": ("header", "masthead", "logo", "branding"),
     "sidebar": ("sidebar", "aside", "widget", "widgets", "rail", "right"),
     "comment": ("comment", "comments", "disqus", "respond", "reply", "replies", "discussion",
                 "forum"),
+    "review": ("review", "reviews", "rating", "ratings", "testimonial", "testimonials",
+               "feedback", "ugc"),
     "share": ("share", "sharing", "social", "facebook", "twitter", "whatsapp", "linkedin",
               "print", "follow", "addthis", "sharethis"),
     "related": ("related", "recommend", "recommended", "recommendations", "popular", "trending",
@@ -133,7 +136,7 @@ _CLASS_OF = _class_table()
 def _names() -> tuple[str, ...]:
     text = ("chars", "space_ratio", "letter_ratio", "upper_ratio", "cjk_ratio", "digit_ratio",
             "punct_ratio", "symbol_ratio", "stops", "stops_per_100", "ends_with_stop",
-            "ends_with_colon", "is_tail", "is_only_text")
+            "ends_with_colon", "is_tail", "is_only_text", "cased_run")
     struct = ("depth", "rel_depth", "tag", "parent_tag", "grand_tag", "same_tag_siblings",
               "siblings", "children", "owner_text_nodes", "is_heading", "rank", "chars_before")
     levels = ("own", "par", "grand", "cont")
@@ -452,6 +455,11 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     X[:, col["ends_with_stop"]] = last_cls == C_STOP
     X[:, col["ends_with_colon"]] = (last_cp == ord(":")) | (last_cp == 0xFF1A)
     X[:, col["is_tail"]] = np.asarray(tails, dtype=np.float32)
+    # Cased letters and digits per space: about 6 in prose of any spaced script, hundreds in
+    # tokens, hashes and base64 left in the page; scripts without spaces (CJK, Thai) have
+    # no cased letters, so they stay near 0 rather than looking like junk.
+    cased = counts[:, C_LOWER] + counts[:, C_UPPER] + counts[:, C_DIGIT]
+    X[:, col["cased_run"]] = np.log1p(cased / (counts[:, C_SPACE] + 1.0))
 
     def subtree(own: np.ndarray) -> np.ndarray:
         return subtree_sums(own, end_a)

@@ -33,7 +33,6 @@ class NodeModel:
         self.context = context
         self._set_predictors()
         self.path = path
-        self.threshold = float(booster.attr("newscrawl_threshold") or 0.5)
         self.name = booster.attr("newscrawl_model_name") or (path.stem if path else "unnamed")
 
     def _set_predictors(self) -> None:
