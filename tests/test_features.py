@@ -189,3 +189,14 @@ def test_ancestor_distances_equal_a_walk_up_the_tree() -> None:
             while up >= 0 and not masks[up] >> g & 1:
                 up, levels = parent[up], levels + 1
             assert row[g] == (min(levels, F._NO_ANCESTOR) if up >= 0 else F._NO_ANCESTOR)
+
+
+def test_link_characters_count_nested_markup_and_empty_links() -> None:
+    from lxml import html
+
+    from newscrawl.extraction.clean import clean
+
+    root = html.fromstring("<html><body><p>Intro <a href='/a'>one <b>two</b>\nthree</a> "
+                           "<a href='/b'></a> <a href='/c'>four</a></p></body></html>")
+    (counts,) = clean(root).values()
+    assert counts == (len("onetwothree") + len("four"), 3)
