@@ -129,8 +129,10 @@ def test_char_counts_do_not_depend_on_batching(monkeypatch: pytest.MonkeyPatch) 
 
 def test_block_written_columns_stay_adjacent() -> None:
     """node_features writes each level's density columns and the ancestor columns as blocks."""
-    for level in ("own", "par", "grand", "cont"):
+    own = FEATURE_NAMES.index("own_link_density")
+    for k, level in enumerate(("own", "par", "grand", "cont")):
         first = FEATURE_NAMES.index(f"{level}_link_density")
+        assert first == own + k * F._DENSITY_COLS  # the four levels are one block, in order
         block = FEATURE_NAMES[first:first + F._DENSITY_COLS]
         assert block == tuple(f"{level}_{name}" for name in (
             "link_density", "link_count", "text_share", "chars", "text_nodes",
@@ -175,3 +177,47 @@ def test_a_paragraph_the_layout_repeats_is_written_once_but_the_authors_repeats_
     text = assemble(table := table_of(f"<html><body>{sections}</body></html>"),
                     np.ones(len(table), dtype=bool))
     assert text.split("\n\n") == ["Song", chorus, "Verse one goes here.", "Again", chorus]
+
+
+def test_collapse_spaces_shortcut_holds_for_every_whitespace_character() -> None:
+    """The shortcut returns a printable text untouched: that needs every whitespace character
+    but the plain space to be unprintable, for all of Unicode."""
+    assert all(not chr(cp).isprintable() for cp in range(0x110000)
+               if chr(cp).isspace() and cp != 0x20)
+    for text in ("one two", " one", "one ", "one  two", "one\ttwo", "one\xa0two", "一 二",
+                 "a\u2028b", "", " ", "x"):
+        assert collapse_spaces(text) == " ".join(text.split())
+
+
+def test_ancestor_distances_equal_a_walk_up_the_tree() -> None:
+    rng = np.random.default_rng(7)
+    n = 400
+    # Mostly chains (deeper than the cap of 30 levels), now and then a branch.
+    parent = np.array([-1] + [i - 1 if rng.random() < 0.9 else int(rng.integers(0, i))
+                              for i in range(1, n)])
+    depth = np.zeros(n, dtype=np.int64)
+    for i in range(1, n):
+        depth[i] = depth[parent[i]] + 1
+    # A few groups only, the others on no element at all.
+    masks = [int(rng.choice([0] * 30 + [1, 1 << 5, 1 << 20, 0b11])) for _ in range(n)]
+    owner = rng.integers(0, n, 300)
+    got = F._ancestor_distances(masks, parent, depth, owner)
+    assert depth.max() > 2 * F._NO_ANCESTOR
+    assert 0 < (got[:, 0] == F._NO_ANCESTOR).mean() < 1
+    for row, el in zip(got, owner.tolist(), strict=True):
+        for g in range(len(F.GROUPS)):
+            up, levels = el, 0
+            while up >= 0 and not masks[up] >> g & 1:
+                up, levels = parent[up], levels + 1
+            assert row[g] == (min(levels, F._NO_ANCESTOR) if up >= 0 else F._NO_ANCESTOR)
+
+
+def test_link_characters_count_nested_markup_and_empty_links() -> None:
+    from lxml import html
+
+    from newscrawl.extraction.clean import clean
+
+    root = html.fromstring("<html><body><p>Intro <a href='/a'>one <b>two</b>\nthree</a> "
+                           "<a href='/b'></a> <a href='/c'>four</a></p></body></html>")
+    (counts,) = clean(root).values()
+    assert counts == (len("onetwothree") + len("four"), 3)

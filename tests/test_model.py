@@ -166,3 +166,17 @@ def test_a_page_of_one_paragraph_gives_that_paragraph() -> None:
     article = Extractor().extract(f"<html><body><ol><li><p>{prose}</p></li></ol></body></html>",
                                   "http://example.test/a")
     assert article.text == prose and article.reason is None
+
+
+def test_context_group_stats_equal_a_loop_over_groups() -> None:
+    from newscrawl.extraction.context import _group_stats
+
+    rng = np.random.default_rng(3)
+    keys = np.sort(rng.choice([0, 2, 3, 7, 9], 50))
+    values, weights = rng.random(50), rng.random(50) + 1.0
+    mean, mx, mn, count = _group_stats(keys, values, weights, 10)
+    for k in np.unique(keys).tolist():
+        at = keys == k
+        assert np.allclose(mean[at], np.average(values[at], weights=weights[at]))
+        assert (mx[at] == values[at].max()).all() and (mn[at] == values[at].min()).all()
+        assert (count[at] == at.sum()).all()

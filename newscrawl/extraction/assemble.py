@@ -93,9 +93,13 @@ def assemble(table: NodeTable, keep: np.ndarray) -> str:
     """
     paragraphs = []
     first_node: dict[str, int] = {}
+    texts = table.texts
     for i in np.flatnonzero(keep).tolist():
-        lines = [collapse_spaces(line) for line in table.texts[i].split(LINE_BREAK)]
-        text = "\n".join(line for line in lines if line)
+        text = texts[i]
+        if LINE_BREAK in text:
+            text = "\n".join(line for line in map(collapse_spaces, text.split(LINE_BREAK)) if line)
+        else:
+            text = collapse_spaces(text)
         if not text:
             continue
         if len(text) - text.count(" ") - text.count("\n") >= REPEAT_MIN_CHARS:

@@ -31,19 +31,21 @@ CONTEXT_NAMES: tuple[str, ...] = (
 )
 
 
-def _group_mean(keys: np.ndarray, values: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    _, inv = np.unique(keys, return_inverse=True)
-    return (np.bincount(inv, weights=values * weights) / np.bincount(inv, weights=weights))[inv]
+def _group_mean(keys: np.ndarray, values: np.ndarray, weights: np.ndarray,
+                size: int) -> np.ndarray:
+    """Per row, the weighted mean of ``values`` over the rows sharing its key; keys are
+    element indices below ``size``, so they index the sums directly (np.unique would sort)."""
+    return (np.bincount(keys, weights=values * weights, minlength=size)[keys]
+            / np.bincount(keys, weights=weights, minlength=size)[keys])
 
 
-def _group_stats(keys: np.ndarray, values: np.ndarray, weights: np.ndarray):
-    _, inv, counts = np.unique(keys, return_inverse=True, return_counts=True)
-    mean = np.bincount(inv, weights=values * weights) / np.bincount(inv, weights=weights)
-    mx = np.full(inv.max() + 1, -np.inf)
-    np.maximum.at(mx, inv, values)
-    mn = np.full(inv.max() + 1, np.inf)
-    np.minimum.at(mn, inv, values)
-    return mean[inv], mx[inv], mn[inv], counts[inv]
+def _group_stats(keys: np.ndarray, values: np.ndarray, weights: np.ndarray, size: int):
+    mx = np.full(size, -np.inf)
+    np.maximum.at(mx, keys, values)
+    mn = np.full(size, np.inf)
+    np.minimum.at(mn, keys, values)
+    return (_group_mean(keys, values, weights, size), mx[keys], mn[keys],
+            np.bincount(keys, minlength=size)[keys])
 
 
 def _ancestor_columns(table: NodeTable, p: np.ndarray, weight: np.ndarray,
@@ -102,8 +104,9 @@ def context_features(table: NodeTable, proba: np.ndarray) -> np.ndarray:
     for half in (2, 5):
         lo, hi = np.maximum(idx - half, 0), np.minimum(idx + half + 1, n)
         cols.append((csum[hi] - csum[lo]) / (hi - lo))
-    c_mean, c_max, c_min, c_n = _group_stats(table.container, p, weight)
-    o_mean = _group_mean(table.owner, p, weight)
+    n_el = len(table.parent)
+    c_mean, c_max, c_min, c_n = _group_stats(table.container, p, weight, n_el)
+    o_mean = _group_mean(table.owner, p, weight, n_el)
     kept = p > 0.5
     kept_idx = np.flatnonzero(kept)
     if len(kept_idx):
@@ -115,7 +118,8 @@ def context_features(table: NodeTable, proba: np.ndarray) -> np.ndarray:
         dist = np.ones(n)
     kept_chars = np.cumsum(weight * kept)
     total_kept = max(kept_chars[-1], 1.0)
-    order = np.argsort(np.argsort(-p, kind="stable"), kind="stable")
+    order = np.empty(n, dtype=np.int64)  # each node's rank by p, ties in reading order
+    order[np.argsort(-p, kind="stable")] = idx
     cols += [c_mean, c_max, c_min, np.log1p(c_n), o_mean,
              np.full(n, p.max()), np.full(n, np.average(p, weights=weight)),
              np.full(n, (weight * kept).sum() / weight.sum()), dist, order / n,

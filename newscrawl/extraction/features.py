@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 
 import numpy as np
 from lxml import etree
@@ -284,7 +286,8 @@ def _walk(root: etree._Element, links: dict):
                 if "class" in names or "id" in names:
                     keyed.append(i)
                     keys.append(f"{el.get('class', '')} {el.get('id', '')}")
-                if ("hidden" in names or el.get("aria-hidden") == "true"
+                if ("hidden" in names
+                        or ("aria-hidden" in names and el.get("aria-hidden") == "true")
                         or ("style" in names and _DISPLAY_NONE.search(el.get("style")))):
                     mask |= hidden_bit
             masks.append(mask)
@@ -318,19 +321,24 @@ def _ancestor_distances(masks: list[int], parent: np.ndarray, depth: np.ndarray,
     a group, then converted each text node's tuple from Python ints.)
     """
     mask = np.asarray(masks, dtype=np.int64)
-    carries = ((mask[:, None] >> _GROUP_SHIFTS) & 1).astype(bool)
+    # Only groups some element carries need the work; the rest are _NO_ANCESTOR throughout.
+    shifts = _GROUP_SHIFTS[(np.bitwise_or.reduce(mask) >> _GROUP_SHIFTS) & 1 == 1]
+    carries = ((mask[:, None] >> shifts) & 1).astype(bool)
     small = np.int16 if len(depth) and depth.max() < np.iinfo(np.int16).max else np.int32
     # Depth of the nearest carrier, -1 for none yet; 16 bits keep a huge page's table small.
     nearest = np.where(carries, depth.astype(small)[:, None], small(-1))
     up = np.maximum(parent, 0)  # the root is its own parent: it has nothing above it
     span = 1
     while span < _NO_ANCESTOR:
-        nearest = np.where(nearest >= 0, nearest, nearest[up])
+        # A carrier already found lies deeper than any found through ``up``: max keeps it.
+        nearest = np.maximum(nearest, nearest[up])
         up = up[up]
         span *= 2
     near = nearest[owner]
-    return np.where(near >= 0, np.minimum(depth[owner][:, None] - near, _NO_ANCESTOR),
-                    _NO_ANCESTOR)
+    dist = np.full((len(owner), len(GROUPS)), _NO_ANCESTOR, dtype=np.int64)
+    dist[:, shifts] = np.where(
+        near >= 0, np.minimum(depth[owner][:, None] - near, _NO_ANCESTOR), _NO_ANCESTOR)
+    return dist
 
 
 def subtree_sums(own: np.ndarray, end: np.ndarray) -> np.ndarray:
@@ -374,7 +382,8 @@ def _char_counts(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
             cls = _classes("".join(texts[start:stop]))
             lengths = np.fromiter(map(len, texts[start:stop]), dtype=np.int32,
                                   count=stop - start)
-            key = np.repeat(np.arange(stop - start, dtype=np.int32) * N_CLASSES, lengths)
+            # intp keys: bincount would convert any other integer type first
+            key = np.repeat(np.arange(0, (stop - start) * N_CLASSES, N_CLASSES), lengths)
             key += cls
             counts[start:stop] = np.bincount(
                 key, minlength=(stop - start) * N_CLASSES).reshape(-1, N_CLASSES)
@@ -389,6 +398,8 @@ def collapse_spaces(text: str) -> str:
     A multi-megabyte node goes through in 64K slices: splitting it whole would build a list of
     millions of words (as would ``re.sub``), hundreds of MB for a page we accept.
     """
+    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+        return text  # its only whitespace is single inner spaces (the rest is unprintable)
     if len(text) <= 65536:
         return " ".join(text.split())
     parts: list[str] = []
@@ -470,7 +481,7 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     own_link_chars = np.zeros(n_el)
     own_link_count = np.zeros(n_el)
     if link_at:
-        v = np.asarray(link_at, dtype=np.int64)
+        v = np.fromiter(chain.from_iterable(link_at), np.int64, 3 * len(link_at)).reshape(-1, 3)
         own_link_chars[v[:, 0]] = v[:, 1]
         own_link_count[v[:, 0]] = v[:, 2]
     is_p = (tag_code_a == _TAG_CODE["p"]).astype(np.float64)
@@ -530,9 +541,10 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
         np.log1p(sub_chars / np.maximum(sub_nodes, 1.0)), np.log1p(sub_p), np.log1p(desc),
         sub_punct / np.maximum(sub_chars, 1.0), np.log1p(dt), np.log1p(ds), ds / ds_max,
     ))
-    for lv, e in (("own", o), ("par", po), ("grand", gpo), ("cont", co)):
-        first = col[f"{lv}_link_density"]
-        X[:, first:first + _DENSITY_COLS] = per_element[e]
+    # The four levels' blocks are adjacent too: one gather fills all 48 columns.
+    first = col["own_link_density"]
+    X[:, first:first + 4 * _DENSITY_COLS] = per_element[np.column_stack((o, po, gpo, co))
+                                                         ].reshape(n, 4 * _DENSITY_COLS)
 
     # Neighbours in reading order.
     node_chars = X[:, col["chars"]]
@@ -567,26 +579,19 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     title = _norm(meta.title) if meta.title else ""
     X[:, col["page_has_body"]] = bool(body)
     normed = [_norm(t) for t in texts]
-    seen: dict[str, int] = {}
-    for t in normed:
-        seen[t] = seen.get(t, 0) + 1
-    X[:, col["duplicates"]] = np.log([seen[t] for t in normed])
+    seen = Counter(normed)
+    X[:, col["duplicates"]] = np.log(np.fromiter(map(seen.__getitem__, normed), np.float64, n))
     in_title = np.zeros(n, dtype=bool)
     if body or desc_text or title:
-        in_body = np.zeros(n, dtype=np.float32)
-        in_desc = np.zeros(n, dtype=np.float32)
-        for j, t in enumerate(normed):
-            if chars[j] < 8:
-                continue
-            if body and t in body:
-                in_body[j] = 1.0
-            if desc_text and (t in desc_text or desc_text in t):
-                in_desc[j] = 1.0
-            if title and (t in title or title in t):
-                in_title[j] = True
-        X[:, col["in_article_body"]] = in_body
-        X[:, col["in_description"]] = in_desc
-        X[:, col["matches_title"]] = in_title
+        long_nodes = np.flatnonzero(chars >= 8).tolist()
+        if body:
+            X[[j for j in long_nodes if normed[j] in body], col["in_article_body"]] = 1.0
+        if desc_text:
+            X[[j for j in long_nodes if normed[j] in desc_text or desc_text in normed[j]],
+              col["in_description"]] = 1.0
+        if title:
+            in_title[[j for j in long_nodes if normed[j] in title or title in normed[j]]] = True
+            X[:, col["matches_title"]] = in_title
     # The headline: the first heading matching the title, else the first h1.
     heading = X[:, col["is_heading"]] > 0
     anchor = np.flatnonzero(in_title & heading)
