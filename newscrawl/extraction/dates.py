@@ -33,6 +33,12 @@ _NOISE = re.compile(r"(?i)(?:published|posted|updated|modified|mis à jour|actua
 _URL_DATE = re.compile(
     r"/((?:19|20)\d{2})(?:([/_-])(\d{1,2})\2(\d{1,2})|(\d{2})(\d{2}))(?=[/_.-]|$)"
 )
+_URL_WORD_DATE = re.compile(r"/((?:19|20)\d{2})/([a-z]{3,9})/(\d{1,2})(?=[/_.-]|$)", re.I)
+"""``/2024/mar/05/``, ``/2023/october/03/``: a path that spells the month."""
+_DAY_RANGE = re.compile(r"(?<![\d./:-])\d{1,2}\s*[-\u2013\u2014]\s*\d{1,2}(?![\d./:-])")
+""""March 23-26, 2026": a span of days (an event's), not one date."""
+_SEGMENT_SEPARATORS = re.compile(r"\s[|\u00b7\u2022\u30fb]\s|\s[-\u2013\u2014]\s")
+"""Between the date and the rest of a byline line ("Dec 18, 2025 · 12 min read")."""
 
 # Month names of the languages the crawler meets most (dateutil knows only English).
 _MONTHS = [
@@ -155,11 +161,31 @@ def _from_written(text: str) -> tuple[str, date] | None | bool:
     return d.isoformat(), d
 
 
+def _from_segments(text: str) -> tuple[str, date] | None | bool:
+    """The one written date among the pieces of a line ("Dec 18, 2025 · 12 min read", "By Jane
+    | March 5, 2024"); False when no piece is a written date."""
+    found: tuple[str, date] | None | bool = False
+    for piece in _SEGMENT_SEPARATORS.split(text):
+        written = _from_written(piece)
+        if written is False:
+            continue
+        if found is not False:
+            return False  # two dates on the line: dateutil, and its checks, decide
+        found = written
+    return found
+
+
 def _from_dateutil(text: str) -> tuple[str, date] | None:
     written = _from_written(text)
     if written is not False:
         return written  # type: ignore[return-value]
     if not _HAS_MONTH.search(text):
+        return None
+    if _SEGMENT_SEPARATORS.search(text):
+        written = _from_segments(text)
+        if written is not False:
+            return written  # type: ignore[return-value]
+    if _DAY_RANGE.search(text):
         return None
     info = _INFO_DAYFIRST if _DOTTED.search(text) else _INFO
     text = _NOISE.sub(" ", text)
@@ -215,15 +241,19 @@ def parse_date(value: object, now: datetime | None = None) -> str | None:
 
 
 def url_date(url: str | None, now: datetime | None = None) -> str | None:
-    """The day a URL path spells out (``/2024/03/05/``, ``/20240305/``), or None."""
+    """The day a URL path spells out (``/2024/03/05/``, ``/20240305/``, ``/2024/mar/05/``),
+    or None."""
     if not url:
         return None
     m = _URL_DATE.search(url)
-    if not m:
-        return None
-    year, _, month, day, month8, day8 = m.groups()
     try:
-        d = date(int(year), int(month or month8), int(day or day8))
+        if m:
+            year, _, month, day, month8, day8 = m.groups()
+            d = date(int(year), int(month or month8), int(day or day8))
+        elif (m := _URL_WORD_DATE.search(url)) and m.group(2).lower() in _MONTH_NUMBER:
+            d = date(int(m.group(1)), _MONTH_NUMBER[m.group(2).lower()], int(m.group(3)))
+        else:
+            return None
     except ValueError:
         return None
     return d.isoformat() if _plausible(d, now) else None

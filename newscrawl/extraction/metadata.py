@@ -85,8 +85,8 @@ _XPATH_SPACE = " \t\r\n"
 _BODY_STRINGS = etree.XPath("//body//text()[normalize-space()][position() <= $n]",
                             smart_strings=False)
 _BODY_TEXTS = etree.XPath("//body//text()[normalize-space()][position() <= $n]")
-_DATE_LABEL = re.compile(r"(?i)\b(?:posted|published|updated|written)\b|publié|veröffentlicht"
-                         r"|publicado|pubblicato")
+_DATE_LABEL = re.compile(r"(?i)\b(?:posted|published|updated|written|post (?:time|date)"
+                         r"|date posted)\b|publié|veröffentlicht|publicado|pubblicato")
 _DATE_HINTS = ("date", "publish", "posted")
 _NOT_DATE_HINTS = ("review", "card", "stock", "sale", "event")
 """Classes of dates that are not the page's: a review's, a teaser card's, a sale's."""
@@ -101,7 +101,8 @@ _UPDATED = re.compile(r"(?i)updated|modified|aktualisiert|mis à jour|actualizad
                       r"|\blast (?:post|reply|activity)|dernier message|letzter beitrag"
                       r"|último mensaje|ultimo messaggio")
 _OPAQUE = frozenset({"svg", "script", "style", "noscript", "template", "math", "select"})
-_NOT_PUBLISHED = re.compile(r"(?i)\bjoined\b|member since|\bregistered\b|beigetreten|inscrit")
+_NOT_PUBLISHED = re.compile(r"(?i)\bjoined\b|member since|\bregistered\b|\bfounded\b"
+                            r"|beigetreten|inscrit")
 _SKIP_TEXT_PARENTS = frozenset({"script", "style", "noscript", "template", "option", "textarea"})
 
 _MAX_TEXT = 2000
@@ -128,12 +129,14 @@ _AUTHOR_KEYS = ("article:author", "author", "parsely-author", "sailthru.author",
                 "og:article:author", "creator")
 _PUBLISHED_KEYS = (
     "article:published_time", "og:article:published_time", "article:published",
-    "datepublished", "published_time", "publishdate", "publish-date", "publish_date",
-    "pubdate", "parsely-pub-date", "sailthru.date", "article.published", "dc.date.issued",
-    "dcterms.issued", "dcterms.created", "dc.date.created", "dc.date", "dcterms.date",
-    "citation_publication_date", "citation_date", "original-publish-date", "date",
-    "datecreated", "article_date_original", "release_date", "og:published_time",
+    "og:published_time", "datepublished", "published_time", "publishdate", "publish-date",
+    "publish_date", "published-date", "published", "pubdate", "parsely-pub-date",
+    "sailthru.date", "article.published", "dc.date.issued", "dcterms.issued", "dcterms.created",
+    "dc.date.created", "citation_publication_date", "citation_date", "original-publish-date",
+    "article_date_original", "release_date", "dc.date", "dcterms.date", "date", "datecreated",
 )
+"""Named publication dates first; the generic ``date`` and ``dc.date`` (often a record's or a
+build's date) only after them."""
 _MODIFIED_KEYS = ("article:modified_time", "og:updated_time", "datemodified",
                   "article:modified", "dcterms.modified", "dc.date.modified", "last-modified",
                   "lastmod", "modified_time", "article.updated")
@@ -260,11 +263,27 @@ def _collect(root: html.HtmlElement) -> _Collected:
             prop = el.get("itemprop").strip().lower()
             if prop == "author" or prop == "creator":
                 author_els.append(el)
+            elif prop in ("datepublished", "datemodified") and _in_reply(el):
+                pass  # a comment's or an answer's date, not the page's
             elif prop in ("datepublished", "datemodified", "headline", "articlesection"):
                 value = el.get("content") or el.get("datetime") or el.text_content()
                 if value and value.strip():
                     metas.setdefault(prop, []).append(value.strip())
     return _Collected(metas, scripts, title, h1s, times, canonical, author_els)
+
+
+_REPLY_TYPES = ("comment", "answer", "review")
+"""Microdata items (``itemtype`` or the ``itemprop`` that holds them) that are replies to the
+page, not the page: a comment's ``datePublished`` on a Q&A page is not the question's."""
+
+
+def _in_reply(el: html.HtmlElement) -> bool:
+    for a in el.iterancestors():
+        if a.get("itemscope") is not None:
+            kind = ((a.get("itemtype") or "").rsplit("/", 1)[-1] + " "
+                    + (a.get("itemprop") or "")).lower()
+            return any(t in kind for t in _REPLY_TYPES)
+    return False
 
 
 def _first(metas: dict[str, list[str]], keys: tuple[str, ...]) -> str | None:
@@ -790,9 +809,9 @@ def _outside_article(el: html.HtmlElement, cell: bool, near: bool) -> bool:
 
 
 def _time_date(c: _Collected) -> str | None:
-    preferred = [t for t in c.times if t.get("pubdate") is not None
+    preferred = [t for t in c.times if (t.get("pubdate") is not None
                  or "publish" in (t.get("class") or "").lower()
-                 or (t.get("itemprop") or "").lower() == "datepublished"]
+                 or (t.get("itemprop") or "").lower() == "datepublished") and not _in_reply(t)]
     for el in preferred + c.times:
         date = parse_date(el.get("datetime") or el.text_content())
         if date:
@@ -812,7 +831,8 @@ def _short_dates(texts: list) -> Iterator[tuple[int, str, str]]:
     """``(index, text, date)`` for each text short enough to be a date line that parses as a
     date; the year test first spares the date parser most texts."""
     for i, text in enumerate(texts):
-        if len(text) <= _DATE_TEXT_MAX and _YEAR.search(text):
+        if (len(text) <= _DATE_TEXT_MAX or len(text.strip()) <= _DATE_TEXT_MAX) and _YEAR.search(
+                text):
             date = parse_date(text)
             if date:
                 yield i, text, date
@@ -929,6 +949,11 @@ def _published(root: html.HtmlElement, c: _Collected, ld: JsonLd | None, url: st
                       *[v for k in _PUBLISHED_KEYS for v in c.metas.get(k, ())]])
     h1 = _headline(root, c)
     if declared:
+        # A URL dated one day off the declared date: the CMS wrote the URL on the site's own
+        # clock, the declared timestamp in UTC ("/2025/12/18/" and 2025-12-19T02:41Z).
+        day = url_date(url)
+        if day and _days_apart(day, declared) == 1:
+            return day
         # A <time> on the page that shows the declared day: nothing to overrule.
         if any((t.get("datetime") or "")[:10] == declared[:10] for t in c.times[:_TIME_SCAN]):
             return declared
@@ -964,9 +989,17 @@ def _far_date(root: html.HtmlElement, c: _Collected, h1: html.HtmlElement | None
         label = t if i == 0 or len(strings[i - 1]) > 40 else strings[i - 1] + " " + t
         if _NOT_PUBLISHED.search(label):
             continue
-        if _DATE_LABEL.search(label) or _date_classed(holder):
+        if _DATE_LABEL.search(label) or _date_classed(holder) or (
+                h1 is not None and _after_byline(strings, i)):
             return date
     return None
+
+
+def _after_byline(strings: list[str], i: int) -> bool:
+    """The date follows a labelled byline ("Written by" / "Jane Doe" / "April 8, 2024") below
+    the headline: it is the article's date, as a reader takes it."""
+    return any(AUTHOR_LABEL.match(t) or AUTHOR_LABELLED.match(t) or BY_PREFIX.match(t)
+               or BY_ONLY.match(t) for t in strings[max(0, i - 2):i])
 
 
 def _date_classed(el: html.HtmlElement) -> bool:
