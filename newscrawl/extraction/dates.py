@@ -35,6 +35,7 @@ _URL_DATE = re.compile(
 )
 _URL_WORD_DATE = re.compile(r"/((?:19|20)\d{2})/([a-z]{3,9})/(\d{1,2})(?=[/_.-]|$)", re.I)
 """``/2024/mar/05/``, ``/2023/october/03/``: a path that spells the month."""
+_NUMERIC_DATE = re.compile(r"(?<![\d.])(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?!\d)")
 _DAY_RANGE = re.compile(r"(?<![\d./:-])\d{1,2}\s*[-\u2013\u2014]\s*\d{1,2}(?![\d./:-])")
 """"March 23-26, 2026": a span of days (an event's), not one date."""
 _SEGMENT_SEPARATORS = re.compile(r"\s[|\u00b7\u2022\u30fb]\s|\s[-\u2013\u2014]\s")
@@ -238,6 +239,21 @@ def parse_date(value: object, now: datetime | None = None) -> str | None:
     if result is None or not _plausible(result[1], now):
         return None
     return result[0]
+
+
+def swapped_date(text: str, day: str) -> str | None:
+    """The other reading of the numeric date in ``text`` that was read as ``day``: 02-12-2025
+    is 12 February or 2 December. None when the date is not ambiguous (13/02/2025, 02/02/2025)."""
+    m = _NUMERIC_DATE.search(text)
+    if not m:
+        return None
+    a, b, year = int(m.group(1)), int(m.group(3)), int(m.group(4))
+    if a == b or a > 12 or b > 12:
+        return None
+    for reading in (date(year, a, b).isoformat(), date(year, b, a).isoformat()):
+        if reading != day[:10]:
+            return reading
+    return None
 
 
 def url_date(url: str | None, now: datetime | None = None) -> str | None:

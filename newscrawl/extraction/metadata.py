@@ -29,7 +29,7 @@ from newscrawl.extraction.authors import (
     clean_authors,
     invert_name,
 )
-from newscrawl.extraction.dates import parse_date, url_date
+from newscrawl.extraction.dates import parse_date, swapped_date, url_date
 from newscrawl.extraction.meta_jsonld import JsonLd, read_jsonld
 
 
@@ -87,7 +87,7 @@ _BODY_STRINGS = etree.XPath("//body//text()[normalize-space()][position() <= $n]
 _BODY_TEXTS = etree.XPath("//body//text()[normalize-space()][position() <= $n]")
 _DATE_LABEL = re.compile(r"(?i)\b(?:posted|published|updated|written|post (?:time|date)"
                          r"|date posted)\b|publié|veröffentlicht|publicado|pubblicato")
-_DATE_HINTS = ("date", "publish", "posted")
+_DATE_HINTS = ("date", "publish", "posted", "byline", "author")
 _NOT_DATE_HINTS = ("review", "card", "stock", "sale", "event")
 """Classes of dates that are not the page's: a review's, a teaser card's, a sale's."""
 _CONNECTORS = frozenset({",", "&", "and", "und", "et", "y", "e", "og", "och", "en", "i", "и",
@@ -103,6 +103,7 @@ _UPDATED = re.compile(r"(?i)updated|modified|aktualisiert|mis à jour|actualizad
 _OPAQUE = frozenset({"svg", "script", "style", "noscript", "template", "math", "select"})
 _NOT_PUBLISHED = re.compile(r"(?i)\bjoined\b|member since|\bregistered\b|\bfounded\b"
                             r"|beigetreten|inscrit")
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 _SKIP_TEXT_PARENTS = frozenset({"script", "style", "noscript", "template", "option", "textarea"})
 
 _MAX_TEXT = 2000
@@ -133,10 +134,11 @@ _PUBLISHED_KEYS = (
     "publish_date", "published-date", "published", "pubdate", "parsely-pub-date",
     "sailthru.date", "article.published", "dc.date.issued", "dcterms.issued", "dcterms.created",
     "dc.date.created", "citation_publication_date", "citation_date", "original-publish-date",
-    "article_date_original", "release_date", "dc.date", "dcterms.date", "date", "datecreated",
+    "article_date_original", "release_date",
 )
-"""Named publication dates first; the generic ``date`` and ``dc.date`` (often a record's or a
-build's date) only after them."""
+_GENERIC_DATE_KEYS = ("dc.date", "dcterms.date", "date", "datecreated")
+"""A date that does not say what of: often a record's or a build's. Read after the named
+publication dates, and overruled by a date printed next to the headline."""
 _MODIFIED_KEYS = ("article:modified_time", "og:updated_time", "datemodified",
                   "article:modified", "dcterms.modified", "dc.date.modified", "last-modified",
                   "lastmod", "modified_time", "article.updated")
@@ -808,15 +810,28 @@ def _outside_article(el: html.HtmlElement, cell: bool, near: bool) -> bool:
     return False
 
 
-def _time_date(c: _Collected) -> str | None:
+def _time_date(c: _Collected, url: str | None) -> str | None:
     preferred = [t for t in c.times if (t.get("pubdate") is not None
                  or "publish" in (t.get("class") or "").lower()
                  or (t.get("itemprop") or "").lower() == "datepublished") and not _in_reply(t)]
     for el in preferred + c.times:
-        date = parse_date(el.get("datetime") or el.text_content())
+        value = el.get("datetime") or el.text_content()
+        date = parse_date(value)
         if date:
-            return date
+            return _day_month(c, url, value, date)
     return None
+
+
+def _day_month(c: _Collected, url: str | None, text: str, date: str) -> str:
+    """``date`` as read from ``text``, or the other reading of an ambiguous numeric date
+    (02-12-2025, 03/10/2023) when only that one is among the page's unambiguous dates: an ISO
+    ``<time datetime>`` or the day its URL spells."""
+    other = swapped_date(text, date)
+    if other is None:
+        return date
+    days = {v[:10] for t in c.times if _ISO_DAY.match(v := t.get("datetime") or "")}
+    days.add(url_date(url) or "")
+    return other if other in days and date[:10] not in days else date
 
 
 @dataclass(frozen=True, slots=True)
@@ -844,8 +859,9 @@ def _date_label(text: str, previous: str) -> str:
     return text if _YEAR.search(previous) or len(previous) > 40 else text + " " + previous
 
 
-def _shown_date(c: _Collected, h1: html.HtmlElement | None, n_after: int = _TEXT_WINDOW_AFTER,
-                n_before: int = _TEXT_WINDOW_BEFORE) -> _Shown | None:
+def _shown_date(c: _Collected, h1: html.HtmlElement | None, url: str | None = None,
+                n_after: int = _TEXT_WINDOW_AFTER, n_before: int = _TEXT_WINDOW_BEFORE,
+                ) -> _Shown | None:
     """A date written out next to the headline ("Published March 5, 2024"), as a reader sees it.
 
     Texts right below the headline come first, then the few just above it; a date labelled as
@@ -864,9 +880,9 @@ def _shown_date(c: _Collected, h1: html.HtmlElement | None, n_after: int = _TEXT
         if _NOT_PUBLISHED.search(label):
             continue  # a member's join date on a forum, an event's date
         if _UPDATED.search(label):
-            updated = updated or _Shown(date, True)
+            updated = updated or _Shown(_day_month(c, url, text, date), True)
             continue
-        return _Shown(date, False)
+        return _Shown(_day_month(c, url, text, date), False)
     return updated
 
 
@@ -948,6 +964,11 @@ def _published(root: html.HtmlElement, c: _Collected, ld: JsonLd | None, url: st
     declared = _date([ld.published if ld else None,
                       *[v for k in _PUBLISHED_KEYS for v in c.metas.get(k, ())]])
     h1 = _headline(root, c)
+    if not declared:
+        declared = _date([v for k in _GENERIC_DATE_KEYS for v in c.metas.get(k, ())])
+        shown = _shown_date(c, h1, url) if declared else None
+        if shown and not shown.updated:
+            return shown.date
     if declared:
         # A URL dated one day off the declared date: the CMS wrote the URL on the site's own
         # clock, the declared timestamp in UTC ("/2025/12/18/" and 2025-12-19T02:41Z).
@@ -958,10 +979,10 @@ def _published(root: html.HtmlElement, c: _Collected, ld: JsonLd | None, url: st
         if any((t.get("datetime") or "")[:10] == declared[:10] for t in c.times[:_TIME_SCAN]):
             return declared
         return (_byline_override(h1, declared, modified) if h1 is not None else None) or declared
-    time = _time_date(c)
+    time = _time_date(c, url)
     if time:
         return time
-    shown = _shown_date(c, h1)
+    shown = _shown_date(c, h1, url)
     return (shown.date if shown else None) or url_date(url) or _far_date(root, c, h1) or modified
 
 
