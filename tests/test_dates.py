@@ -123,3 +123,14 @@ def test_date_in_an_author_box_dates_a_page_without_a_headline():
     body = ('<div><p>Intro</p></div>' * 3 + '<div class="resource-author-details"><p>Luke Kim</p>'
             '<small>December 17, 2025</small></div><p>Text</p>')
     assert meta(page(body=body)).published == "2025-12-17"
+
+
+def test_microdata_and_meta_dates_keep_document_order():
+    # a visible property before a <meta> of the same name: the first in the document wins,
+    # as in a single document-ordered read
+    body = ('<h1>Headline</h1><p><span itemprop="datePublished" content="2024-01-05">Jan 5</span>'
+            '</p><meta itemprop="datePublished" content="2023-01-01"><p>Text</p>')
+    assert meta(page(body=body)).published == "2024-01-05"
+    body = ('<h1>Headline</h1><meta itemprop="datePublished" content="2023-01-01">'
+            '<p><span itemprop="datePublished" content="2024-01-05">Jan 5</span></p>')
+    assert meta(page(body=body)).published == "2023-01-01"
