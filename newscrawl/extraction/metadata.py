@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import html as html_lib
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date as calendar_date
-from itertools import islice
+from itertools import chain, islice
 from urllib.parse import urljoin, urlsplit
 
 from lxml import etree, html
@@ -763,14 +763,15 @@ def _dom_authors(root: html.HtmlElement, c: _Collected) -> tuple[str, ...]:
     (below it first: that is where bylines sit); without one, the whole page.
     """
     h1 = _headline(root, c)
+    candidates: Iterable[html.HtmlElement]
     if h1 is not None:
-        after = [el for el in islice(_iter_elements_after(h1), _BYLINE_AFTER) if _is_byline(el)]
-        before = [el for el in islice(_iter_elements_before(h1), _BYLINE_BEFORE)
-                  if _is_byline(el)]
-        candidates = after[:6] + before[:3] + c.author_els
+        # Lazily: a byline found just below the headline spares the rest of both windows.
+        after = filter(_is_byline, islice(_iter_elements_after(h1), _BYLINE_AFTER))
+        before = filter(_is_byline, islice(_iter_elements_before(h1), _BYLINE_BEFORE))
+        candidates = chain(islice(after, 6), islice(before, 3), c.author_els)
     else:
         candidates = c.author_els + _BYLINE(root)
-    for el in candidates[:12]:
+    for el in islice(candidates, 12):
         if _in_comments(el):
             continue
         for text in _byline_texts(el):
