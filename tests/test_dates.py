@@ -134,3 +134,16 @@ def test_microdata_and_meta_dates_keep_document_order():
     body = ('<h1>Headline</h1><meta itemprop="datePublished" content="2023-01-01">'
             '<p><span itemprop="datePublished" content="2024-01-05">Jan 5</span></p>')
     assert meta(page(body=body)).published == "2023-01-01"
+
+
+def test_labelled_dates_in_other_languages_date_a_page_without_a_headline():
+    for label in ("发布时间：", "Opublikowano: ", "Gepubliceerd op ", "公開日："):
+        body = (f'<div class="title">标题</div><div class="info">{label}2022-02-13 04:22:18'
+                '</div><p>正文</p>')
+        assert (meta(page(body=body)).published or "")[:10] == "2022-02-13", label
+
+
+def test_date_in_an_element_classed_time_dates_a_page_without_a_headline():
+    body = ('<div class="box-text-title">标题</div><div class="box-text-time">'
+            '<span>2022-02-13 20:04:17</span></div><p>正文</p>')
+    assert (meta(page(body=body)).published or "")[:10] == "2022-02-13"

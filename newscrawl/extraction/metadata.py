@@ -92,8 +92,11 @@ _BODY_STRINGS = etree.XPath("//body//text()[normalize-space()][position() <= $n]
                             smart_strings=False)
 _BODY_TEXTS = etree.XPath("//body//text()[normalize-space()][position() <= $n]")
 _DATE_LABEL = re.compile(r"(?i)\b(?:posted|published|updated|written|post (?:time|date)"
-                         r"|date posted)\b|publié|veröffentlicht|publicado|pubblicato")
-_DATE_HINTS = ("date", "publish", "posted", "byline", "author")
+                         r"|date posted)\b|publié|veröffentlicht|publicado|pubblicato"
+                         r"|gepubliceerd|publicerad|opublikowano|опубликовано|yayınlan"
+                         r"|发布|发表|發佈|發表|更新时间|时间[：:]|日期[：:]|公開日|投稿日|掲載日"
+                         r"|작성일|등록일|입력")
+_DATE_HINTS = ("date", "publish", "posted", "byline", "author", "time")
 _NOT_DATE_HINTS = ("review", "card", "stock", "sale", "event")
 """Classes of dates that are not the page's: a review's, a teaser card's, a sale's."""
 _CONNECTORS = frozenset({",", "&", "and", "und", "et", "y", "e", "og", "och", "en", "i", "и",
