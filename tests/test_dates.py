@@ -147,3 +147,20 @@ def test_date_in_an_element_classed_time_dates_a_page_without_a_headline():
     body = ('<div class="box-text-title">标题</div><div class="box-text-time">'
             '<span>2022-02-13 20:04:17</span></div><p>正文</p>')
     assert (meta(page(body=body)).published or "")[:10] == "2022-02-13"
+
+
+@pytest.mark.parametrize(("raw", "expected"), [
+    ("4. listopadu 2024", "2024-11-04"),  # Czech
+    ("5 martie 2024", "2024-03-05"),  # Romanian
+    ("2024. március 5.", "2024-03-05"),  # Hungarian, year first
+    ("5. maaliskuuta 2024", "2024-03-05"),  # Finnish
+    ("12 серпня 2024", "2024-08-12"),  # Ukrainian
+    ("5 Μαΐου 2024", "2024-05-05"),  # Greek
+    ("5 de març de 2024", "2024-03-05"),  # Catalan
+    ("17 Agustus 2024", "2024-08-17"),  # Indonesian
+    ("3 augusti 2023", "2023-08-03"),  # Swedish
+    ("5. marts 2024", "2024-03-05"),  # Danish
+    ("Mac OS 10 released 2019", None),
+])
+def test_month_names_in_more_languages(raw, expected):
+    assert parse_date(raw, now=NOW) == expected
