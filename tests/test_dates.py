@@ -1,0 +1,166 @@
+"""Publication dates: how printed dates are read, and which of a page's dates is its own.
+Every page here is hand-written."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from newscrawl.extraction.dates import parse_date, url_date
+from newscrawl.extraction.metadata import Metadata, extract_metadata
+from newscrawl.extraction.parse import parse
+
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def meta(markup: str, url: str | None = "https://news.example/story") -> Metadata:
+    return extract_metadata(parse(markup), url)
+
+
+def page(head: str = "", body: str = "", lang: str = "en") -> str:
+    return f'<html lang="{lang}"><head>{head}</head><body>{body}</body></html>'
+
+
+@pytest.mark.parametrize(("raw", "expected"), [
+    # a byline line: the date and a reading time, an author or a section around it
+    ("December 18, 2025 · 3 min read", "2025-12-18"),
+    ("December 18, 2025 \u30fb 3 min read", "2025-12-18"),
+    ("Updated Dec 18, 2025 \u00b7 12 min read", "2025-12-18"),
+    ("5 min read \u2022 Dec 3, 2024", "2024-12-03"),
+    ("By Jane Doe | March 5, 2024", "2024-03-05"),
+    # a span of days is an event's, not a date
+    (": March 23-26, 2025", None),
+    ("Dec 3, 2024 - Jan 4, 2025", None),
+    ("01-04-2024", "2024-01-04"),
+])
+def test_parse_date_lines(raw, expected):
+    assert parse_date(raw, now=NOW) == expected
+
+
+@pytest.mark.parametrize(("url", "expected"), [
+    ("https://n.example/world/2024/mar/05/slug", "2024-03-05"),
+    ("https://n.example/blog/2023/october/03/slug/", "2023-10-03"),
+    ("https://n.example/blog/2023/notes/03/slug/", None),
+])
+def test_url_date_with_month_word(url, expected):
+    assert url_date(url, now=NOW) == expected
+
+
+def test_named_published_meta_before_the_generic_date():
+    assert meta(page('<meta name="published" content="July 17, 2025">')).published == (
+        "2025-07-17")
+    assert meta(page('<meta name="published-date" content="2021-02-16">')).published == (
+        "2021-02-16")
+    both = ('<meta name="date" content="01/07/16">'
+            '<meta property="og:published_time" content="2024-10-08T00:00:00-04:00">')
+    assert meta(page(both)).published == "2024-10-08T00:00:00-04:00"
+
+
+def test_comment_microdata_dates_are_not_the_question_date():
+    body = ('<div itemscope itemtype="https://schema.org/Question"><h1 itemprop="name">Q?</h1>'
+            '<time itemprop="dateCreated" datetime="2014-02-04 13:02:51Z">12 years ago</time>'
+            '<p>Question text</p>'
+            '<ul><li itemprop="comment" itemscope itemtype="https://schema.org/Comment">'
+            '<div class="d-none" itemprop="datePublished">2018-05-21 20:37:55 +00:00</div>'
+            '<time class="d-none" itemprop="datePublished">2019-01-21T21:40:59Z</time>'
+            '<p>A comment</p></li></ul></div>')
+    assert meta(page(body=body)).published == "2014-02-04T13:02:51+00:00"
+
+
+def test_url_one_day_off_the_declared_utc_date_wins():
+    declared = '<meta property="article:published_time" content="2025-12-19T02:41:41+00:00">'
+    body = "<h1>Headline</h1><p>Text</p>"
+    assert meta(page(declared, body), "https://b.example/2025/12/18/slug").published == (
+        "2025-12-18")
+    # further apart: the URL is no clock of the article
+    assert meta(page(declared, body), "https://b.example/2025/12/10/slug").published == (
+        "2025-12-19T02:41:41+00:00")
+
+
+def test_far_date_after_a_labelled_byline_and_post_time_label():
+    filler = "".join(f"<p>Paragraph {i} of the post.</p>" for i in range(80))
+    body = (f"<h1>Headline</h1>{filler}<p>Written by</p><p><a>Jane Doe</a></p>"
+            "<p>April 8, 2024</p>")
+    assert meta(page(body=body)).published == "2024-04-08"
+    body = f"<h1>Headline</h1>{filler}<div>Post time: 01-04-2024</div>"
+    assert meta(page(body=body)).published == "2024-01-04"
+
+
+def test_founded_date_of_a_forum_member_is_not_the_post_date():
+    body = ("<h1>Thread</h1><p>Some Member</p><p>Posts:</p><p>4032</p><p>Founded:</p>"
+            "<p>Dec 11, 2021</p><p>» Tue Aug 27, 2019 1:47 am</p><p>First post</p>")
+    assert meta(page(body=body)).published == "2019-08-27T01:47:00"
+
+
+def test_padded_date_line_is_short_enough():
+    pad = " " * 60
+    body = f"<h1>Headline</h1><p>{pad}Published: January 3, 2024{pad}</p><p>Text</p>"
+    assert meta(page(body=body)).published == "2024-01-03"
+
+
+def test_ambiguous_numeric_date_read_the_way_the_page_agrees():
+    body = ('<h1>Post</h1><p>Jane Doe</p><time datetime="02-12-2025">02-12-2025</time>'
+            '<p>Text</p><aside><time datetime="2025-12-02">December 02, 2025</time></aside>')
+    assert meta(page(body=body)).published == "2025-12-02"
+    body = "<h1>Post</h1><p>03/10/2023</p><p>Text</p>"
+    assert meta(page(body=body), "https://b.example/2023/october/03/post/").published == (
+        "2023-10-03")
+    # nothing on the page says otherwise: month first, as dateutil reads it
+    assert meta(page(body=body)).published == "2023-03-10"
+
+
+def test_generic_meta_date_yields_to_the_date_printed_by_the_headline():
+    head = '<meta name="DC.date" content="2024-07-05T14:20:08Z">'
+    body = '<time datetime="2024-03-01">March 1, 2024</time><h1>Tips</h1><p>Text</p>'
+    assert meta(page(head, body)).published == "2024-03-01"
+    # a named publication date is kept
+    head = '<meta property="article:published_time" content="2024-07-05T14:20:08Z">'
+    assert meta(page(head, body)).published == "2024-07-05T14:20:08+00:00"
+
+
+def test_date_in_an_author_box_dates_a_page_without_a_headline():
+    body = ('<div><p>Intro</p></div>' * 3 + '<div class="resource-author-details"><p>Luke Kim</p>'
+            '<small>December 17, 2025</small></div><p>Text</p>')
+    assert meta(page(body=body)).published == "2025-12-17"
+
+
+def test_microdata_and_meta_dates_keep_document_order():
+    # a visible property before a <meta> of the same name: the first in the document wins,
+    # as in a single document-ordered read
+    body = ('<h1>Headline</h1><p><span itemprop="datePublished" content="2024-01-05">Jan 5</span>'
+            '</p><meta itemprop="datePublished" content="2023-01-01"><p>Text</p>')
+    assert meta(page(body=body)).published == "2024-01-05"
+    body = ('<h1>Headline</h1><meta itemprop="datePublished" content="2023-01-01">'
+            '<p><span itemprop="datePublished" content="2024-01-05">Jan 5</span></p>')
+    assert meta(page(body=body)).published == "2023-01-01"
+
+
+def test_labelled_dates_in_other_languages_date_a_page_without_a_headline():
+    for label in ("发布时间：", "Opublikowano: ", "Gepubliceerd op ", "公開日："):
+        body = (f'<div class="title">标题</div><div class="info">{label}2022-02-13 04:22:18'
+                '</div><p>正文</p>')
+        assert (meta(page(body=body)).published or "")[:10] == "2022-02-13", label
+
+
+def test_date_in_an_element_classed_time_dates_a_page_without_a_headline():
+    body = ('<div class="box-text-title">标题</div><div class="box-text-time">'
+            '<span>2022-02-13 20:04:17</span></div><p>正文</p>')
+    assert (meta(page(body=body)).published or "")[:10] == "2022-02-13"
+
+
+@pytest.mark.parametrize(("raw", "expected"), [
+    ("4. listopadu 2024", "2024-11-04"),  # Czech
+    ("5 martie 2024", "2024-03-05"),  # Romanian
+    ("2024. március 5.", "2024-03-05"),  # Hungarian, year first
+    ("5. maaliskuuta 2024", "2024-03-05"),  # Finnish
+    ("12 серпня 2024", "2024-08-12"),  # Ukrainian
+    ("5 Μαΐου 2024", "2024-05-05"),  # Greek
+    ("5 de març de 2024", "2024-03-05"),  # Catalan
+    ("17 Agustus 2024", "2024-08-17"),  # Indonesian
+    ("3 augusti 2023", "2023-08-03"),  # Swedish
+    ("5. marts 2024", "2024-03-05"),  # Danish
+    ("Mac OS 10 released 2019", None),
+])
+def test_month_names_in_more_languages(raw, expected):
+    assert parse_date(raw, now=NOW) == expected
