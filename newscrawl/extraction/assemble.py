@@ -33,9 +33,8 @@ toward precision. Chosen in grouped cross-validation on WCXB (1, 1.5 and 2 tried
 the Chinese set) 1.5 beat both 1 and the fixed 0.5 threshold."""
 
 
-def choose_nodes(proba: np.ndarray, weights: np.ndarray, floor: float = KEEP_FLOOR
-                 ) -> np.ndarray:
-    """The nodes that maximise the page's expected F1, none under ``floor``.
+def choose_nodes(proba: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """The nodes that maximise the page's expected F1, none under ``KEEP_FLOOR``.
 
     Pages are scored, and read, by how much of their text is right, so one fixed threshold
     is the wrong rule: a paragraph the model gives 0.4 is worth keeping on a page whose
@@ -56,7 +55,7 @@ def choose_nodes(proba: np.ndarray, weights: np.ndarray, floor: float = KEEP_FLO
     expected_f1 = 2.0 * np.cumsum(gain) / (np.cumsum(weights[order]) + gain.sum())
     cut = int(np.argmax(expected_f1)) + 1
     keep[order[:cut]] = True
-    return keep & (proba >= floor)
+    return keep & (proba >= KEEP_FLOOR)
 
 
 REPEAT_MIN_CHARS = 15

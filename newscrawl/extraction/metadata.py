@@ -765,11 +765,6 @@ def _before_headline(c: _Collected, h1: html.HtmlElement, n: int) -> list[_Text]
     return c.before.first(n)
 
 
-def _texts_after(el: html.HtmlElement, limit: int) -> list[_Text]:
-    """The first ``limit`` non-blank text nodes after ``el`` (not inside it), document order."""
-    return [_text(t, h) for t, h in islice(_iter_after(el), limit)]
-
-
 def _reversed_iter(el: html.HtmlElement) -> Iterator[html.HtmlElement]:
     """``reversed(list(el.iter()))`` without listing the whole subtree first: a walk back from
     the headline that wants a few texts must not read every link of a mega-menu above it."""
@@ -1093,7 +1088,8 @@ def _days_apart(a: str, b: str) -> int:
     return abs((calendar_date.fromisoformat(a[:10]) - calendar_date.fromisoformat(b[:10])).days)
 
 
-def _byline_override(h1: html.HtmlElement, declared: str, modified: str | None) -> str | None:
+def _byline_override(c: _Collected, h1: html.HtmlElement, declared: str,
+                     modified: str | None) -> str | None:
     """The date printed in the byline area when it overrules the declared one (see
     _published). The texts are read as plain strings; the element behind a date is fetched
     only when that date would overrule, to check it is not a script's, a caption's or one
@@ -1107,7 +1103,7 @@ def _byline_override(h1: html.HtmlElement, declared: str, modified: str | None) 
                 or (modified and date[:10] == modified[:10])
                 or _days_apart(date, declared) <= 1 or _same_day_swapped(date, declared)):
             return None
-        node = next((t for t in _texts_after(h1, _BYLINE_DATE_TEXTS) if t == text), None)
+        node = next((t for t in _after_headline(c, h1, _BYLINE_DATE_TEXTS) if t == text), None)
         parent = node.getparent() if node is not None else None
         if parent is None or parent.tag in _SKIP_TEXT_PARENTS:
             continue
@@ -1161,7 +1157,7 @@ def _published(root: html.HtmlElement, c: _Collected, ld: JsonLd | None, url: st
         # A <time> on the page that shows the declared day: nothing to overrule.
         if any((t.get("datetime") or "")[:10] == declared[:10] for t in c.times[:_TIME_SCAN]):
             return declared
-        return (_byline_override(h1, declared, modified) if h1 is not None else None) or declared
+        return (_byline_override(c, h1, declared, modified) if h1 is not None else None) or declared
     time = _time_date(c, url)
     if time:
         return time
