@@ -3,11 +3,11 @@ Every page here is hand-written."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 import pytest
 
-from newscrawl.extraction.dates import parse_date, url_date
+from newscrawl.extraction.dates import parse_date, url_date, zone_days
 from newscrawl.extraction.metadata import Metadata, extract_metadata
 from newscrawl.extraction.parse import parse
 
@@ -164,3 +164,101 @@ def test_date_in_an_element_classed_time_dates_a_page_without_a_headline():
 ])
 def test_month_names_in_more_languages(raw, expected):
     assert parse_date(raw, now=NOW) == expected
+
+
+# --- branch dates2 ---------------------------------------------------------------------------
+
+def test_meta_names_that_end_by_naming_the_publication():
+    body = "<h1>Headline</h1><p>Text</p>"
+    for name in ("w-published-date", "og:publish_date", "cxenseparse:publishtime",
+                 "article:first_published_time", "awa-publishedDate"):
+        head = f'<meta name="{name}" content="2025-05-27T06:03:43Z">'
+        assert (meta(page(head, body)).published or "")[:10] == "2025-05-27", name
+    # not an update's, a version's or a "last published" date
+    for name in ("cdc:last_published", "x-wix-published-version", "shareaholic:modified_date"):
+        head = f'<meta name="{name}" content="2025-05-27T06:03:43Z">'
+        assert meta(page(head, body)).published is None, name
+    # a named key of the usual list still comes first
+    head = ('<meta name="w-published-date" content="2025-05-27">'
+            '<meta property="article:published_time" content="2024-01-02">')
+    assert meta(page(head, body)).published == "2024-01-02"
+
+
+def test_vendor_plain_date_is_a_generic_date():
+    head = '<meta name="ms.date" content="2025-03-06T00:00:00Z">'
+    body = ('<h1>What is it?</h1><p>Last updated on <span>2025-03-25</span></p>'
+            '<p>Text</p>')
+    assert meta(page(head, body)).published == "2025-03-06T00:00:00+00:00"
+    # like "date", it yields to a date printed (not as an update) by the headline
+    body = '<h1>What is it?</h1><p>Posted March 1, 2025</p><p>Text</p>'
+    assert meta(page(head, body)).published == "2025-03-01"
+
+
+def test_a_day_off_the_declared_timestamp_only_when_a_time_zone_explains_it():
+    shows = '<h1>Headline</h1><div><span>Dec {}, 2025</span></div><p>Text</p>'
+    late = '<meta property="article:published_time" content="2025-12-19T22:02:58Z">'
+    # 22:02 UTC on the 19th is the 19th or the 20th somewhere, never the 18th
+    assert meta(page(late, shows.format(18))).published == "2025-12-18"
+    assert meta(page(late, shows.format(20))).published == "2025-12-19T22:02:58+00:00"
+    # 02:00 UTC on the 19th is still the 18th in the Americas
+    early = '<meta property="article:published_time" content="2025-12-19T02:00:00Z">'
+    assert meta(page(early, shows.format(18))).published == "2025-12-19T02:00:00+00:00"
+    # a local time of unknown zone, or a day alone: a day either way may be the same moment
+    naive = '<meta property="article:published_time" content="2025-12-19T22:02:58">'
+    assert meta(page(naive, shows.format(18))).published == "2025-12-19T22:02:58"
+    day = '<meta property="article:published_time" content="2025-12-19">'
+    assert meta(page(day, shows.format(18))).published == "2025-12-19"
+
+
+def test_time_under_the_headline_before_times_of_the_sidebar_above_it():
+    sidebar = ('<aside><ul><li><a>Other</a> <time datetime="2025-01-31T12:00:00Z">01/31/2025'
+               '</time></li>\n<li><a>More</a> <time datetime="2025-01-06">01/06/2025</time>'
+               '</li></ul></aside>\n')
+    body = (sidebar + '<main><h1>Candidate experience</h1>\n<div class="meta">'
+            '<time datetime="2017-03-01T12:00:00Z">03/01/2017</time> by <a>Jo</a></div>'
+            '<p>Text</p></main>')
+    assert meta(page(body=body)).published == "2017-03-01T12:00:00+00:00"
+
+
+def test_date_printed_by_the_headline_beats_a_header_clock_above_it():
+    clock = ('<header><p>Welcome, Guest. It is <time datetime="2026-03-05T12:16:19Z">'
+             'March 05, 2026, 07:16:19 AM</time></p></header>\n<nav><a>Home</a> <a>Help</a> '
+             '<a>Search</a> <a>Login</a> <a>Register</a></nav>\n')
+    body = (clock + '<div>\n<h1>How is everyone doing?</h1>\n<p>Started by Forums, June 04, '
+            '2024, 11:23:55 AM</p><p>Text</p></div>')
+    assert meta(page(body=body)).published == "2024-06-04T11:23:55"
+    # with no other date on the page, the clock above it is still all there is
+    body = clock + '<div>\n<h1>How is everyone doing?</h1>\n<p>Text</p></div>'
+    assert (meta(page(body=body)).published or "")[:10] == "2026-03-05"
+    # one just above the headline (its dateline) is the page's, not a related post's far below
+    body = ('<div class="post-date"><time datetime="2023-10-12">10/12/2023</time></div>\n'
+            '<h1>Skiplagging</h1>\n' + '<p>Text</p>\n' * 20 + '<div class="related"><time datetime='
+            '"2025-12-18">12/18/2025</time></div>')
+    assert meta(page(body=body)).published == "2023-10-12"
+
+
+def test_disagreeing_declarations_settled_by_the_date_the_byline_prints():
+    head = ('<script type="application/ld+json">{"@type": "Article", "datePublished": '
+            '"2018-04-03T16:50:31Z"}</script>'
+            '<meta property="article:published_time" content="2025-12-19T18:06:00Z">')
+    body = ('<h1>The best running shoes</h1><address><a>Amanda Furrer</a>'
+            '<time>Updated: Dec 19, 2025 1:06 PM EST</time></address><p>Text</p>')
+    assert meta(page(head, body)).published == "2025-12-19T18:06:00+00:00"
+    # printed date matching neither, or none printed: JSON-LD first, as before
+    other = body.replace("Dec 19, 2025", "Dec 1, 2025")
+    assert meta(page(head, other)).published == "2018-04-03T16:50:31+00:00"
+    assert meta(page(head, "<h1>The best</h1><p>Text</p>")).published == (
+        "2018-04-03T16:50:31+00:00")
+    # the same moment in two time zones is no disagreement
+    head = ('<script type="application/ld+json">{"@type": "Article", "datePublished": '
+            '"2017-02-24T01:18:13Z"}</script>'
+            '<meta property="article:published_time" content="2017-02-23T17:18:13-08:00">')
+    body = '<h1>Star Wars</h1><p><span>Feb 23, 2017</span></p><p>Text</p>'
+    assert meta(page(head, body)).published == "2017-02-24T01:18:13+00:00"
+
+
+def test_zone_days():
+    assert zone_days("2025-12-19T22:02:58+00:00") == (date(2025, 12, 19), date(2025, 12, 20))
+    assert zone_days("2025-12-19T02:00:00-05:00") == (date(2025, 12, 18), date(2025, 12, 19))
+    assert zone_days("2025-12-19T22:02:58") is None
+    assert zone_days("2025-12-19") is None

@@ -256,6 +256,32 @@ def parse_date(value: object, now: datetime | None = None) -> str | None:
     return result[0]
 
 
+def instant(iso: str) -> datetime | None:
+    """A ``parse_date`` result as an aware datetime, or None when it has no time or offset."""
+    if len(iso) <= 10:
+        return None
+    try:
+        dt = datetime.fromisoformat(iso)
+    except ValueError:
+        return None
+    return dt if dt.tzinfo is not None else None
+
+
+_ZONE_WEST = timedelta(hours=12)
+_ZONE_EAST = timedelta(hours=14)
+"""The widest offsets in use (UTC-12, UTC+14)."""
+
+
+def zone_days(iso: str) -> tuple[date, date] | None:
+    """The first and last calendar day the timestamp ``iso`` falls on somewhere on Earth, or
+    None when it gives no offset (a day alone, or a local time of unknown zone)."""
+    dt = instant(iso)
+    if dt is None:
+        return None
+    utc = dt.astimezone(UTC)
+    return (utc - _ZONE_WEST).date(), (utc + _ZONE_EAST).date()
+
+
 def swapped_date(text: str, day: str) -> str | None:
     """The other reading of the numeric date in ``text`` that was read as ``day``: 02-12-2025
     is 12 February or 2 December. None when the date is not ambiguous (13/02/2025, 02/02/2025)."""

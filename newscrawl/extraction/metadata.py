@@ -29,7 +29,7 @@ from newscrawl.extraction.authors import (
     clean_authors,
     invert_name,
 )
-from newscrawl.extraction.dates import parse_date, swapped_date, url_date
+from newscrawl.extraction.dates import parse_date, swapped_date, url_date, zone_days
 from newscrawl.extraction.meta_jsonld import JsonLd, read_jsonld
 
 
@@ -145,6 +145,14 @@ _PUBLISHED_KEYS = (
     "dc.date.created", "citation_publication_date", "citation_date", "original-publish-date",
     "article_date_original", "release_date",
 )
+_PUBLISHED_NAME = re.compile(r"(?:publish(?:ed)?(?:date|time|at)|published|publication(?:date|time)"
+                             r"|pubdate|datepub(?:lished)?)$")
+"""Any other meta name that ends by naming the publication ("w-published-date",
+"og:publish_date", "cxenseparse:publishtime", "article:first_published_time"), its
+punctuation dropped: vendors prefix the names they copy."""
+_NOT_PUBLISHED_NAME = re.compile(r"last|modif|updat")
+_NAMESPACED_DATE = re.compile(r"[a-z]+[.:_]date$")
+"""A vendor's plain date ("ms.date", "cludo:date"): as generic as ``date``, read after it."""
 _GENERIC_DATE_KEYS = ("dc.date", "dcterms.date", "date", "datecreated")
 """A date that does not say what of: often a record's or a build's. Read after the named
 publication dates, and overruled by a date printed next to the headline."""
@@ -988,11 +996,26 @@ def _outside_article(el: html.HtmlElement, cell: bool, near: bool) -> bool:
     return False
 
 
-def _time_date(c: _Collected, url: str | None) -> str | None:
-    preferred = [t for t in c.times if (t.get("pubdate") is not None
+def _time_date(c: _Collected, url: str | None, h1: html.HtmlElement | None,
+               above: bool = False) -> str | None:
+    """The first ``<time>`` that gives a date: one marked as the publication's (``pubdate``,
+    ``class=*publish*``, itemprop ``datePublished``), then one in the byline just under or
+    just above the headline, then any other that is not above the headline, in document
+    order. With ``above``, the unmarked ones further above the headline (a header's clock, a
+    sidebar's list of posts), which a date printed by the headline beats."""
+    line = h1.sourceline if h1 is not None else None
+    if above:
+        times = [t for t in c.times if line and t.sourceline and t.sourceline < line]
+    else:
+        times = [t for t in c.times if (t.get("pubdate") is not None
                  or "publish" in (t.get("class") or "").lower()
                  or (t.get("itemprop") or "").lower() == "datepublished") and not _in_reply(t)]
-    for el in preferred + c.times:
+        if h1 is not None and len(c.times) > len(times):
+            near = chain(_after_headline(c, h1, _BYLINE_DATE_TEXTS),
+                         _before_headline(c, h1, _BYLINE_TEXTS_BEFORE))
+            times += [p for t in near if (p := t.getparent()) is not None and p.tag == "time"]
+        times += [t for t in c.times if not (line and t.sourceline and t.sourceline < line)]
+    for el in times:
         value = el.get("datetime") or el.text_content()
         date = parse_date(value)
         if date:
@@ -1088,6 +1111,17 @@ def _days_apart(a: str, b: str) -> int:
     return abs((calendar_date.fromisoformat(a[:10]) - calendar_date.fromisoformat(b[:10])).days)
 
 
+def _same_instant_day(day: str, declared: str) -> bool:
+    """``day`` may be the declared moment's day in another time zone: a day off a declared
+    timestamp with an offset only when some zone (UTC-12 to UTC+14) puts the moment on that
+    day (2025-12-19T22:02Z is the 19th or the 20th, never the 18th); a day either way when the
+    declaration gives no offset."""
+    span = zone_days(declared)
+    if span is None:
+        return _days_apart(day, declared) <= 1
+    return span[0] <= calendar_date.fromisoformat(day[:10]) <= span[1]
+
+
 def _byline_override(c: _Collected, h1: html.HtmlElement, declared: str,
                      modified: str | None) -> str | None:
     """The date printed in the byline area when it overrules the declared one (see
@@ -1101,7 +1135,7 @@ def _byline_override(c: _Collected, h1: html.HtmlElement, declared: str,
             continue
         if (len(text.strip()) > _BYLINE_DATE_LEN or date[:10] == declared[:10]
                 or (modified and date[:10] == modified[:10])
-                or _days_apart(date, declared) <= 1 or _same_day_swapped(date, declared)):
+                or _same_instant_day(date, declared) or _same_day_swapped(date, declared)):
             return None
         node = next((t for t in _after_headline(c, h1, _BYLINE_DATE_TEXTS) if t == text), None)
         parent = node.getparent() if node is not None else None
@@ -1139,15 +1173,25 @@ def _published(root: html.HtmlElement, c: _Collected, ld: JsonLd | None, url: st
     """The declared publication date, unless the byline under the headline prints another one
     that is neither the declared modification date nor the same day in another time zone or
     day/month order: then the declared date is a CMS's (an import, a re-save) and the printed
-    one is the date readers see. Without a declared date: <time>, printed date, URL, modified."""
+    one is the date readers see. Two declarations that disagree are settled by the printed
+    date. Without a declared date: a marked or byline <time>, the printed date, any other
+    <time>, URL, a labelled date further down, modified."""
     declared = _date([ld.published if ld else None,
                       *[v for k in _PUBLISHED_KEYS for v in c.metas.get(k, ())]])
     h1 = _headline(root, c)
     if not declared:
-        declared = _date([v for k in _GENERIC_DATE_KEYS for v in c.metas.get(k, ())])
+        declared = _date([v for k, values in c.metas.items() if _publication_name(k)
+                          for v in values])
+    if not declared:
+        declared = _date([*[v for k in _GENERIC_DATE_KEYS for v in c.metas.get(k, ())],
+                          *[v for k, values in c.metas.items() if k.endswith("date")
+                            and k not in _GENERIC_DATE_KEYS and _NAMESPACED_DATE.match(k)
+                            for v in values]])
         shown = _shown_date(c, h1, url) if declared else None
         if shown and not shown.updated:
             return shown.date
+    if declared and h1 is not None:
+        declared = _printed_declaration(c, ld, h1, declared)
     if declared:
         # A URL dated one day off the declared date: the CMS wrote the URL on the site's own
         # clock, the declared timestamp in UTC ("/2025/12/18/" and 2025-12-19T02:41Z).
@@ -1158,11 +1202,40 @@ def _published(root: html.HtmlElement, c: _Collected, ld: JsonLd | None, url: st
         if any((t.get("datetime") or "")[:10] == declared[:10] for t in c.times[:_TIME_SCAN]):
             return declared
         return (_byline_override(c, h1, declared, modified) if h1 is not None else None) or declared
-    time = _time_date(c, url)
+    time = _time_date(c, url, h1)
     if time:
         return time
     shown = _shown_date(c, h1, url)
-    return (shown.date if shown else None) or url_date(url) or _far_date(root, c, h1) or modified
+    return ((shown.date if shown else None) or _time_date(c, url, h1, above=True)
+            or url_date(url) or _far_date(root, c, h1) or modified)
+
+
+def _printed_declaration(c: _Collected, ld: JsonLd | None, h1: html.HtmlElement,
+                         declared: str) -> str:
+    """When the JSON-LD ``datePublished`` and the first publication meta tag disagree (2018 in
+    one, 2025 in the other), the one the byline under the headline prints, with whatever
+    label: the page stands by the date it shows. (Microdata ``datePublished``, repeated once
+    per post on a forum thread, is not a second declaration.)"""
+    meta = next((c.metas[k][0] for k in _PUBLISHED_KEYS if k != "datepublished" and k in c.metas),
+                None)
+    if ld is None or not ld.published or meta is None:
+        return declared
+    dates = [d for v in (ld.published, meta) if (d := parse_date(v))]
+    if len(dates) < 2 or _same_instant_day(dates[1], dates[0]):
+        return declared
+    strings = _strings_after(h1, _BYLINE_DATE_TEXTS)
+    for _, _, printed in _short_dates(strings):
+        shown = next((d for d in dates if d[:10] == printed[:10]), None)
+        return shown or declared
+    return declared
+
+
+def _publication_name(key: str) -> bool:
+    """A meta name not in _PUBLISHED_KEYS that names the publication date (_PUBLISHED_NAME)."""
+    if "pub" not in key:
+        return False
+    key = _NON_ALNUM.sub("", key)
+    return bool(_PUBLISHED_NAME.search(key)) and not _NOT_PUBLISHED_NAME.search(key)
 
 
 def _far_date(root: html.HtmlElement, c: _Collected, h1: html.HtmlElement | None) -> str | None:
