@@ -171,7 +171,10 @@ def hostile_crawl(hostile_site: tuple[str, list[str]],
     t0 = time.monotonic()
     result = run_crawl(tmp_path_factory.mktemp("hostile"), base, {
         "DOWNLOAD_TIMEOUT": "3", "RETRY_TIMES": "1", "REDIRECT_MAX_TIMES": "5",
-        "CLOSESPIDER_TIMEOUT": "90"})
+        "CLOSESPIDER_TIMEOUT": "90",
+        # A 2 MB cap: the streamed page, which declares no length, must reach the cap well
+        # inside the 3 s timeout even when the test shares a loaded machine.
+        "DOWNLOAD_MAXSIZE": str(2 * 1024 * 1024), "DOWNLOAD_WARNSIZE": str(1024 * 1024)})
     result.stats["_wall"] = time.monotonic() - t0
     result.requested = list(requested)
     return result
