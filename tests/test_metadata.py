@@ -661,6 +661,24 @@ def test_title_h1_without_buttons_styles_and_soft_hyphens():
     assert m.title == "Home Repair Program"
 
 
+def test_title_h1_pieces_run_on_as_the_markup_writes_them():
+    def h1(inner: str) -> str | None:
+        return meta(page("<title>Planning</title>", f"<main><h1>{inner}</h1></main>")).title
+    # A drop cap, a trademark sign, a possessive and a namespace separator are one word.
+    assert h1('Cut Your Planning <span class="cap">C</span>ycle') == "Cut Your Planning Cycle"
+    assert h1("Merrill<sup>®</sup> Planning Calculator") == "Merrill® Planning Calculator"
+    assert h1("<a>Erik Demaine</a>'s Planning") == "Erik Demaine's Planning"
+    assert h1("<span>Category</span><span>:</span><span>Planning</span>") == (
+        "Category:Planning")
+    # A block element, a <br> or whitespace in the markup breaks the words apart.
+    assert h1("<div>Acme</div><span>Planning kit</span>") == "Acme Planning kit"
+    assert h1("Planning<br>for teams") == "Planning for teams"
+    assert h1("<a>Acme</a> <span>Planning kit</span>") == "Acme Planning kit"
+    # A word run into a capitalised word or a bracket is laid apart by a style.
+    assert h1("Planning Edition<span>Complete kit</span>") == "Planning Edition Complete kit"
+    assert h1("Planning Tools<span>(102+)</span>") == "Planning Tools (102+)"
+
+
 def test_title_home_page_keeps_leading_brand_before_dash_or_colon():
     head = '<title>Acme - Tools for makers</title>'
     assert meta(page(head), "https://www.acme.com/").title == "Acme - Tools for makers"

@@ -184,6 +184,10 @@ _SCREEN_READER_ONLY = frozenset({"sr-only", "screen-reader-text", "screen-reader
 """Class tokens of headings kept for screen readers only: a reader does not see them."""
 _HEADING_LABELS = frozenset({"label", "badge"})
 """Class tokens of the chips a forum or shop puts before a headline ("News", "[Vocabulary]")."""
+_BLOCK_TAGS = frozenset({"br", "div", "p", "ul", "ol", "li", "dl", "dt", "dd", "table", "tr",
+                         "td", "th", "section", "header", "footer", "blockquote", "figure",
+                         "figcaption", "hr", "address", "pre"})
+"""Elements that break a heading's line: text on either side does not run together."""
 _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
 """Soft hyphens and zero-width characters: in the markup, not in what a reader sees."""
 _NON_ALNUM = re.compile(r"[\W_]+")
@@ -600,26 +604,44 @@ _CONNECTOR_LINE = re.compile(r"\n\s*(,|&|and|und|et|y|e|og|och|en|i|и|和|、)\
 
 
 def _inline_text(el: html.HtmlElement) -> str:
-    """A heading's text as it reads: pieces joined by a space, except before punctuation that
-    closes a phrase ("<a>Metroid</a>, One" is "Metroid, One", not "Metroid , One")."""
+    """A heading's text as it renders: inline pieces run on as the markup writes them ("Planning
+    <span>C</span>ycle", "Merrill<sup>®</sup>"), and a block element or ``<br>`` breaks the line,
+    read as a space. Where the markup runs a word into a capitalised word or a bracket
+    ("Black Edition<span>Complete meal</span>", "Equipment<span>(102+)</span>"), a style lays
+    them apart, so they are read apart too; a single letter before is a drop cap. No space
+    before punctuation that closes a phrase ("<a>Metroid</a> , One")."""
     out = ""
     for piece in _heading_pieces(el):
-        piece = piece.translate(_INVISIBLE).strip()
-        if piece:
-            out += piece if not out or piece[0] in _CLOSING else " " + piece
-    return out
+        if piece is None:
+            out += " "
+            continue
+        piece = piece.translate(_INVISIBLE)
+        head = piece.lstrip()[:1]
+        if head in _CLOSING:
+            out, piece = out.rstrip(), piece.lstrip()
+        elif (head == piece[:1] and out[-1:].isalnum() and (head.isupper() or head in "([{")
+              and out[-2:-1].isalnum()):
+            out += " "
+        out += piece
+    return " ".join(out.split())
 
 
-def _heading_pieces(el: html.HtmlElement):  # noqa: ANN202 - a generator of str
+def _heading_pieces(el: html.HtmlElement) -> Iterator[str | None]:
     """The heading's text nodes, without the controls and code some themes put inside it
     (rustdoc's "Copy item path" <button>, inline <style>, <script>), a dateline <time>, a
-    heading nested in it, ``hidden`` elements and label chips."""
+    heading nested in it, ``hidden`` elements and label chips; None where a block element or
+    ``<br>`` breaks the line."""
     if el.text:
         yield el.text
     for child in el:
         if child.tag not in _HEADING_SKIP and child.get("hidden") is None and not (
                 _HEADING_LABELS & set((child.get("class") or "").lower().split())):
+            block = child.tag in _BLOCK_TAGS
+            if block:
+                yield None
             yield from _heading_pieces(child)
+            if block:
+                yield None
         if child.tail:
             yield child.tail
 
