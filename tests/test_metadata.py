@@ -679,6 +679,17 @@ def test_title_h1_pieces_run_on_as_the_markup_writes_them():
     assert h1("Planning Tools<span>(102+)</span>") == "Planning Tools (102+)"
 
 
+def test_title_h1_of_an_aggregator_story_without_source_domain_and_comment_count():
+    m = meta(page("<title>Rivers rise after storm - Linkdot</title>",
+                  '<main><h1><span><a href="/s/1">Rivers rise after storm</a> <span><a '
+                  'href="https://paper.example.org/x">(paper.example.org)</a></span></span> '
+                  '<span class="comment-bubble"><a href="#comments">87</a></span></h1></main>'))
+    assert m.title == "Rivers rise after storm"
+    m = meta(page("<title>Ask Linkdot: Which editor?</title>",
+                  '<main><h1>Which editor? <span class="comments-count">12</span></h1></main>'))
+    assert m.title == "Which editor?"
+
+
 def test_title_home_page_keeps_leading_brand_before_dash_or_colon():
     head = '<title>Acme - Tools for makers</title>'
     assert meta(page(head), "https://www.acme.com/").title == "Acme - Tools for makers"

@@ -184,6 +184,8 @@ _SCREEN_READER_ONLY = frozenset({"sr-only", "screen-reader-text", "screen-reader
 """Class tokens of headings kept for screen readers only: a reader does not see them."""
 _HEADING_LABELS = frozenset({"label", "badge"})
 """Class tokens of the chips a forum or shop puts before a headline ("News", "[Vocabulary]")."""
+_SOURCE_DOMAIN = re.compile(r"\s+\((?:[\w-]+\.)+[a-z]{2,}\)$", re.I)
+"""A link aggregator's source after a headline: "Grads Find No Jobs (latimes.com)"."""
 _BLOCK_TAGS = frozenset({"br", "div", "p", "ul", "ol", "li", "dl", "dt", "dd", "table", "tr",
                          "td", "th", "section", "header", "footer", "blockquote", "figure",
                          "figcaption", "hr", "address", "pre"})
@@ -458,7 +460,7 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
     header_h1s: list[tuple[str, html.HtmlElement]] = []
     for h in c.h1s:
         text = _clip(_readable(_inline_text(h)), _MAX_TITLE)
-        text = text.rstrip(_HEADING_GLYPHS + " ") if text else text
+        text = _SOURCE_DOMAIN.sub("", text.rstrip(_HEADING_GLYPHS + " ")) if text else text
         if text and _h1_ok(h, text, sites):
             text = _strip_site_tail(text, sites)
             (header_h1s if _in_page_header(h) else h1s).append((text, h))
@@ -629,13 +631,14 @@ def _inline_text(el: html.HtmlElement) -> str:
 def _heading_pieces(el: html.HtmlElement) -> Iterator[str | None]:
     """The heading's text nodes, without the controls and code some themes put inside it
     (rustdoc's "Copy item path" <button>, inline <style>, <script>), a dateline <time>, a
-    heading nested in it, ``hidden`` elements and label chips; None where a block element or
-    ``<br>`` breaks the line."""
+    heading nested in it, ``hidden`` elements, label chips and comment counts (a bubble with
+    "87" after a story's title); None where a block element or ``<br>`` breaks the line."""
     if el.text:
         yield el.text
     for child in el:
+        classes = (child.get("class") or "").lower().split()
         if child.tag not in _HEADING_SKIP and child.get("hidden") is None and not (
-                _HEADING_LABELS & set((child.get("class") or "").lower().split())):
+                _HEADING_LABELS & set(classes) or any("comment" in c for c in classes)):
             block = child.tag in _BLOCK_TAGS
             if block:
                 yield None
