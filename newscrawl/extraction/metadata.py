@@ -519,6 +519,11 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
         k, n = _key(text), _key(named)
         if k != n and k.endswith(n):
             return named
+    # "8 Recent Trends in Photography" declared, "Recent Trends in Photography" in the <h1>:
+    # a declared title that only adds numbers (a count, a year) is the same headline with
+    # what the theme's shorter <h1> leaves out.
+    if named and _adds_only_numbers(named, text):
+        return named
     # A page that calls itself a generic web page (schema.org WebPage, og:type website), with
     # its <h1> outside any <article>, is a landing page: its <h1> is a hero line ("One
     # workspace. Zero busywork.") and the declared title names the page. An <h1> that only
@@ -530,6 +535,12 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
         if k not in n and n not in k:
             return named
     return text
+
+
+def _adds_only_numbers(longer: str, shorter: str) -> bool:
+    k, n = _key(shorter), _key(longer)
+    return (k != n and _DIGITS.sub("", k) == _DIGITS.sub("", n)
+            and set(_DIGITS.findall(shorter)) <= set(_DIGITS.findall(longer)))
 
 
 def _part_before_heading(title: str | None, heading: str, sites: list[str]) -> str | None:
