@@ -792,6 +792,14 @@ def test_title_declared_title_that_only_adds_a_count_or_year_to_the_h1_wins():
         "Best Tutoring Sites 2025")
 
 
+def test_title_h1_sharing_only_function_words_with_the_declared_title_does_not_agree():
+    head = "<title>Superbugs: What They Are and How You Get Them</title>"
+    body = "<main><h1>Information and Resources</h1></main>"
+    assert meta(page(head, body)).title == "Superbugs: What They Are and How You Get Them"
+    body = "<main><h1>Superbugs and You</h1><h1>Related</h1></main>"
+    assert meta(page(head, body)).title == "Superbugs and You"
+
+
 def test_title_utf8_read_as_latin1_or_cp1252_is_repaired():
     for garbled in ("Investor\u00e2\u0080\u0099s guide", "Investor\u00e2\u20ac\u2122s guide"):
         m = meta(page(f"<title>{garbled}</title>"))

@@ -211,6 +211,14 @@ _H1_SOLE_AGREEMENT = 0.1
 """The same when the page has a single <h1>: one shared word is enough."""
 _H1_HEADER_AGREEMENT = 0.8
 """The same for an <h1> in a page <header> outside any article (a banner, a title bar)."""
+_FUNCTION_WORDS = frozenset({
+    "a", "an", "the", "and", "or", "of", "in", "on", "at", "to", "for", "with", "by", "from",
+    "is", "are", "be", "what", "how", "why", "your", "you", "our", "we", "it", "its", "this",
+    "that", "de", "la", "le", "les", "et", "des", "du", "el", "los", "las", "y", "en", "di",
+    "il", "e", "der", "die", "das", "und", "zu", "von"})
+"""Words every title has: an <h1> sharing only these with the declared title does not agree
+with it ("Information and Resources" against "Superbugs: What They Are and How You Get
+Them")."""
 _LANG_TAG = re.compile(r"^[a-zA-Z]{2,3}(?:[-_][a-zA-Z0-9]{2,8})*$")
 
 
@@ -467,7 +475,8 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
     best, best_overlap = None, 0.0
     for text, h in h1s:
         words = _words(text)
-        overlap = len(words & declared_words) / len(words) if words else 0.0
+        shared = words & declared_words
+        overlap = len(shared) / len(words) if shared - _FUNCTION_WORDS else 0.0
         if overlap > best_overlap:
             best, best_overlap = (text, h), overlap
     # A banner <h1> (a blog's name) is also in <title> ("Blog Name: Post"), so it is held to
