@@ -170,6 +170,15 @@ def test_meta_name_and_itemprop():
     assert m.title == "Item headline"
 
 
+def test_rdfa_property_lists_and_dublin_core_prefix():
+    m = meta(page('<meta property="og:title twitter:title" content="Listed title">'
+                  '<meta property="og:description x:description" content="Listed text">'
+                  '<meta property="dc:creator" content="Lee Chan">'))
+    assert m.title == "Listed title"
+    assert m.description == "Listed text"
+    assert m.authors == ("Lee Chan",)
+
+
 def test_itemprop_author_with_nested_name():
     m = meta(page(body='<article><h1>T</h1><span itemprop="author" itemscope>'
                        '<span itemprop="name">Ola Nordmann</span></span></article>'))

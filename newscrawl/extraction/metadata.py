@@ -219,6 +219,7 @@ _FUNCTION_WORDS = frozenset({
 """Words every title has: an <h1> sharing only these with the declared title does not agree
 with it ("Information and Resources" against "Superbugs: What They Are and How You Get
 Them")."""
+_RDFA_PREFIX = re.compile(r"^(dc|dcterms):")
 _LANG_TAG = re.compile(r"^[a-zA-Z]{2,3}(?:[-_][a-zA-Z0-9]{2,8})*$")
 
 
@@ -300,8 +301,13 @@ def _take_tagged(c: _Collected, el: html.HtmlElement) -> None:
             return
         for attr in ("property", "name", "itemprop", "http-equiv"):
             name = el.get(attr)
-            if name:
-                c.metas.setdefault(name.strip().lower(), []).append(content.strip())
+            if not name:
+                continue
+            # RDFa: a property may list several ("og:title twitter:title"), and Dublin Core
+            # is written "dc:title" there, "dc.title" in a name.
+            for key in name.lower().split() if attr == "property" else (name.strip().lower(),):
+                key = _RDFA_PREFIX.sub(r"\1.", key)
+                c.metas.setdefault(key, []).append(content.strip())
     elif tag == "script":
         if "ld+json" in (el.get("type") or "").lower() and el.text:
             c.scripts.append(el.text)
