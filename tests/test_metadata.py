@@ -809,6 +809,14 @@ def test_title_h1_sharing_only_function_words_with_the_declared_title_does_not_a
     assert meta(page(head, body)).title == "Superbugs and You"
 
 
+def test_title_h1_made_of_words_of_the_site_name_is_the_site_not_the_headline():
+    head = ('<meta property="og:site_name" content="Garden Update News">'
+            '<meta property="og:title" content="Garden 2.0 brings the spring planner">')
+    body = "<h1>Garden News</h1><article><h2>Garden 2.0 brings the spring planner</h2></article>"
+    assert meta(page(head, body), "https://blog.example.org/p/1").title == (
+        "Garden 2.0 brings the spring planner")
+
+
 def test_title_utf8_read_as_latin1_or_cp1252_is_repaired():
     for garbled in ("Investor\u00e2\u0080\u0099s guide", "Investor\u00e2\u20ac\u2122s guide"):
         m = meta(page(f"<title>{garbled}</title>"))

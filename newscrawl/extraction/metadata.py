@@ -429,10 +429,13 @@ def _words(text: str) -> set[str]:
     return set(_WORD.findall(text.casefold()))
 
 
-def _h1_ok(h1: html.HtmlElement, text: str, sites: list[str]) -> bool:
-    """Not the logo or site name that some themes wrap in an <h1>, nor a page-header <h1>
-    outside any article."""
+def _h1_ok(h1: html.HtmlElement, text: str, sites: list[str], site_words: set[str]) -> bool:
+    """Not the logo or site name that some themes wrap in an <h1> (also a short form of it:
+    "Garden News" on "Garden Update News"), nor a page-header <h1> outside any
+    article."""
     if _is_site(text, sites) or len(text) < 3 or h1.get("hidden") is not None:
+        return False
+    if site_words and _words(text) <= site_words:
         return False
     if _SCREEN_READER_ONLY & set((h1.get("class") or "").lower().split()):
         return False
@@ -462,6 +465,7 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
     if site_name and any(sep in site_name for sep in _SECTION_SEPARATORS):
         site_name = None
     sites = _site_names(site_name, url)
+    site_words = _words(site_name) if site_name else set()
     # og:title before the JSON-LD headline: Google asks for headlines of at most 110
     # characters, so some CMSs cut them, and some put the article's first lines there.
     declared = [_readable(t) for t in (
@@ -475,7 +479,7 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
     for h in c.h1s:
         text = _clip(_readable(_inline_text(h)), _MAX_TITLE)
         text = _SOURCE_DOMAIN.sub("", text.rstrip(_HEADING_GLYPHS + " ")) if text else text
-        if text and _h1_ok(h, text, sites):
+        if text and _h1_ok(h, text, sites, site_words):
             text = _strip_site_tail(text, sites)
             (header_h1s if _in_page_header(h) else h1s).append((text, h))
     best, best_overlap = None, 0.0
