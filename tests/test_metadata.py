@@ -817,6 +817,16 @@ def test_title_h1_made_of_words_of_the_site_name_is_the_site_not_the_headline():
         "Garden 2.0 brings the spring planner")
 
 
+def test_title_h1_around_a_logo_image_is_the_site_not_the_headline():
+    head = ('<meta property="og:title" content="Chapter 1: The Long Night">'
+            "<title>Chapter 1: The Long Night [Tales Archive]</title>")
+    body = ('<h1><a href="/"><span>Tales Archive</span> <sup>beta</sup>'
+            '<img class="logo" alt="Tales Archive" src="/logo.png"></a></h1>'
+            "<article><h2>Chapter 1</h2></article>")
+    assert meta(page(head, body), "https://tales.example.org/works/1").title == (
+        "Chapter 1: The Long Night")
+
+
 def test_title_utf8_read_as_latin1_or_cp1252_is_repaired():
     for garbled in ("Investor\u00e2\u0080\u0099s guide", "Investor\u00e2\u20ac\u2122s guide"):
         m = meta(page(f"<title>{garbled}</title>"))

@@ -431,11 +431,13 @@ def _words(text: str) -> set[str]:
 
 def _h1_ok(h1: html.HtmlElement, text: str, sites: list[str], site_words: set[str]) -> bool:
     """Not the logo or site name that some themes wrap in an <h1> (also a short form of it:
-    "Garden News" on "Garden Update News"), nor a page-header <h1> outside any
-    article."""
+    "Garden News" on "Garden Update News", or the text beside a logo image), nor a
+    page-header <h1> outside any article."""
     if _is_site(text, sites) or len(text) < 3 or h1.get("hidden") is not None:
         return False
     if site_words and _words(text) <= site_words:
+        return False
+    if any("logo" in (img.get("class") or "").lower() for img in h1.iter("img", "svg")):
         return False
     if _SCREEN_READER_ONLY & set((h1.get("class") or "").lower().split()):
         return False
