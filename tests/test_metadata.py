@@ -827,6 +827,16 @@ def test_title_h1_around_a_logo_image_is_the_site_not_the_headline():
         "Chapter 1: The Long Night")
 
 
+def test_title_host_name_run_into_the_title_is_cut():
+    body = '<h1><a href="/">janedoe.net</a></h1><article><p>Text</p></article>'
+    m = meta(page("<title>janedoe.net Notes on Sourdough</title>", body),
+             "https://janedoe.net/archives/2025/notes.html")
+    assert m.title == "Notes on Sourdough"
+    # On a home page the host is the page's name; a dash after it is _strip_site's business.
+    m = meta(page("<title>janedoe.net Notes and Recipes</title>"), "https://janedoe.net/")
+    assert m.title == "janedoe.net Notes and Recipes"
+
+
 def test_title_utf8_read_as_latin1_or_cp1252_is_repaired():
     for garbled in ("Investor\u00e2\u0080\u0099s guide", "Investor\u00e2\u20ac\u2122s guide"):
         m = meta(page(f"<title>{garbled}</title>"))

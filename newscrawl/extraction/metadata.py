@@ -412,6 +412,16 @@ def _strip_site(title: str, sites: list[str], leading: bool = True) -> str:
     return title
 
 
+def _strip_host(title: str, url: str | None) -> str:
+    """``example.com Headline`` to ``Headline``: the page's own host name run into a title
+    without a separator names the site (one with a separator is _strip_site's)."""
+    host = (urlsplit(url).hostname or "").removeprefix("www.") if url else ""
+    first, _, rest = title.partition(" ")
+    if host and _WORD.match(rest) and first.lower().removeprefix("www.") == host:
+        return rest
+    return title
+
+
 def _strip_site_tail(heading: str, sites: list[str]) -> str:
     """``Headline | Site`` in an <h1> (some themes print the <title> there) to ``Headline``.
 
@@ -512,7 +522,8 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
     # part of that name. Only a repeated site name at the end, or a brand before a pipe, is cut.
     home = _is_home(url)
     names = [t for t in (
-        _cut_descriptors(_strip_site(d, sites, not home).rstrip(_HEADING_GLYPHS + " "))
+        _cut_descriptors(_strip_site(d if home else _strip_host(d, url), sites, not home)
+                         .rstrip(_HEADING_GLYPHS + " "))
         for d in declared) if t]
     # og:title is sometimes only the site's name ("Robomow") while <title> names the page.
     named = next((t for t in names if not _is_site(t, sites)), None)
