@@ -837,6 +837,13 @@ def test_title_host_name_run_into_the_title_is_cut():
     assert m.title == "janedoe.net Notes and Recipes"
 
 
+def test_title_h1_that_shares_only_the_site_name_with_the_title_does_not_agree():
+    head = "<title>Storm hits the coast - Example Times</title>"
+    body = "<main><h1>A message from Jane Roe, editor of Example Times:</h1></main>"
+    assert meta(page(head, body), "https://www.exampletimes.org/a/1").title == (
+        "Storm hits the coast")
+
+
 def test_title_utf8_read_as_latin1_or_cp1252_is_repaired():
     for garbled in ("Investor\u00e2\u0080\u0099s guide", "Investor\u00e2\u20ac\u2122s guide"):
         m = meta(page(f"<title>{garbled}</title>"))

@@ -485,7 +485,8 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
         _clip(ld.headline, _MAX_TITLE) if ld else None,
         _clip(c.title, _MAX_TITLE),
     ) if t]
-    declared_words = set().union(*(_words(d) for d in declared)) if declared else set()
+    # The site's name in "Headline - Site" agrees with any <h1> that names the site.
+    declared_words = set().union(*(_words(_strip_site(d, sites)) for d in declared))
     h1s: list[tuple[str, html.HtmlElement]] = []
     header_h1s: list[tuple[str, html.HtmlElement]] = []
     for h in c.h1s:
