@@ -303,10 +303,14 @@ def _take_tagged(c: _Collected, el: html.HtmlElement) -> None:
             name = el.get(attr)
             if not name:
                 continue
-            # RDFa: a property may list several ("og:title twitter:title"), and Dublin Core
-            # is written "dc:title" there, "dc.title" in a name.
-            for key in name.lower().split() if attr == "property" else (name.strip().lower(),):
-                key = _RDFA_PREFIX.sub(r"\1.", key)
+            key = name.strip().lower()
+            if attr == "property" and (" " in key or key.startswith("dc")):
+                # RDFa: a property may list several ("og:title twitter:title"), and Dublin
+                # Core is written "dc:title" there, "dc.title" in a name.
+                for one in key.split():
+                    c.metas.setdefault(_RDFA_PREFIX.sub(r"\1.", one), []).append(
+                        content.strip())
+            else:
                 c.metas.setdefault(key, []).append(content.strip())
     elif tag == "script":
         if "ld+json" in (el.get("type") or "").lower() and el.text:
