@@ -677,6 +677,7 @@ def test_title_h1_pieces_run_on_as_the_markup_writes_them():
     assert h1('Cut Your Planning <span class="cap">C</span>ycle') == "Cut Your Planning Cycle"
     assert h1("Merrill<sup>®</sup> Planning Calculator") == "Merrill® Planning Calculator"
     assert h1("<a>Erik Demaine</a>'s Planning") == "Erik Demaine's Planning"
+    assert h1("Cut Your Plan<span>\u200b</span>ning") == "Cut Your Planning"
     assert h1("<span>Category</span><span>:</span><span>Planning</span>") == (
         "Category:Planning")
     # A block element, a <br> or whitespace in the markup breaks the words apart.

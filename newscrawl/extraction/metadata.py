@@ -667,7 +667,9 @@ def _inline_text(el: html.HtmlElement) -> str:
             continue
         piece = piece.translate(_INVISIBLE)
         head = piece.lstrip()[:1]
-        if head in _CLOSING:
+        if not head:
+            out += piece
+        elif head in _CLOSING:
             out, piece = out.rstrip(), piece.lstrip()
         elif (head == piece[:1] and out[-1:].isalnum() and (head.isupper() or head in "([{")
               and out[-2:-1].isalnum()):
