@@ -695,6 +695,10 @@ def test_title_h1_of_an_aggregator_story_without_source_domain_and_comment_count
                   'href="https://paper.example.org/x">(paper.example.org)</a></span></span> '
                   '<span class="comment-bubble"><a href="#comments">87</a></span></h1></main>'))
     assert m.title == "Rivers rise after storm"
+    # A bracketed name that no link in the heading points to is part of the headline.
+    m = meta(page("<title>Server rendering (Next.js)</title>",
+                  '<main><h1><a href="http://[bad">Server</a> rendering (Next.js)</h1></main>'))
+    assert m.title == "Server rendering (Next.js)"
     m = meta(page("<title>Ask Linkdot: Which editor?</title>",
                   '<main><h1>Which editor? <span class="comments-count">12</span></h1></main>'))
     assert m.title == "Which editor?"

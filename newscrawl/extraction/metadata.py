@@ -184,7 +184,7 @@ _SCREEN_READER_ONLY = frozenset({"sr-only", "screen-reader-text", "screen-reader
 """Class tokens of headings kept for screen readers only: a reader does not see them."""
 _HEADING_LABELS = frozenset({"label", "badge"})
 """Class tokens of the chips a forum or shop puts before a headline ("News", "[Vocabulary]")."""
-_SOURCE_DOMAIN = re.compile(r"\s+\((?:[\w-]+\.)+[a-z]{2,}\)$", re.I)
+_SOURCE_DOMAIN = re.compile(r"\s+\(((?:[\w-]+\.)+[a-z]{2,})\)$", re.I)
 """A link aggregator's source after a headline: "Grads Find No Jobs (latimes.com)"."""
 _BLOCK_TAGS = frozenset({"br", "div", "p", "ul", "ol", "li", "dl", "dt", "dd", "table", "tr",
                          "td", "th", "section", "header", "footer", "blockquote", "figure",
@@ -443,6 +443,23 @@ def _words(text: str) -> set[str]:
     return set(_WORD.findall(text.casefold()))
 
 
+def _cut_source(heading: str, h1: html.HtmlElement) -> str:
+    """``Headline (latimes.com)`` to ``Headline`` when the <h1> links to that host: a link
+    aggregator names the story's source. Not "Server rendering (Next.js)", which links nowhere
+    of that name."""
+    found = _SOURCE_DOMAIN.search(heading)
+    if found:
+        domain = found.group(1).lower()
+        for a in h1.iter("a"):
+            try:
+                host = urlsplit(a.get("href") or "").hostname or ""
+            except ValueError:  # "http://[" and other broken hrefs
+                continue
+            if host == domain or host.endswith("." + domain):
+                return heading[:found.start()]
+    return heading
+
+
 def _h1_ok(h1: html.HtmlElement, text: str, sites: list[str], site_words: set[str]) -> bool:
     """Not the logo or site name that some themes wrap in an <h1> (also a short form of it:
     "Garden News" on "Garden Update News", or the text beside a logo image), nor a
@@ -495,7 +512,7 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
     header_h1s: list[tuple[str, html.HtmlElement]] = []
     for h in c.h1s:
         text = _clip(_readable(_inline_text(h)), _MAX_TITLE)
-        text = _SOURCE_DOMAIN.sub("", text.rstrip(_HEADING_GLYPHS + " ")) if text else text
+        text = _cut_source(text.rstrip(_HEADING_GLYPHS + " "), h) if text else text
         if text and _h1_ok(h, text, sites, site_words):
             text = _strip_site_tail(text, sites)
             (header_h1s if _in_page_header(h) else h1s).append((text, h))
