@@ -170,6 +170,15 @@ def test_meta_name_and_itemprop():
     assert m.title == "Item headline"
 
 
+def test_rdfa_property_lists_and_dublin_core_prefix():
+    m = meta(page('<meta property="og:title twitter:title" content="Listed title">'
+                  '<meta property="og:description x:description" content="Listed text">'
+                  '<meta property="dc:creator" content="Lee Chan">'))
+    assert m.title == "Listed title"
+    assert m.description == "Listed text"
+    assert m.authors == ("Lee Chan",)
+
+
 def test_itemprop_author_with_nested_name():
     m = meta(page(body='<article><h1>T</h1><span itemprop="author" itemscope>'
                        '<span itemprop="name">Ola Nordmann</span></span></article>'))
@@ -661,6 +670,40 @@ def test_title_h1_without_buttons_styles_and_soft_hyphens():
     assert m.title == "Home Repair Program"
 
 
+def test_title_h1_pieces_run_on_as_the_markup_writes_them():
+    def h1(inner: str) -> str | None:
+        return meta(page("<title>Planning</title>", f"<main><h1>{inner}</h1></main>")).title
+    # A drop cap, a trademark sign, a possessive and a namespace separator are one word.
+    assert h1('Cut Your Planning <span class="cap">C</span>ycle') == "Cut Your Planning Cycle"
+    assert h1("Merrill<sup>®</sup> Planning Calculator") == "Merrill® Planning Calculator"
+    assert h1("<a>Erik Demaine</a>'s Planning") == "Erik Demaine's Planning"
+    assert h1("Cut Your Plan<span>\u200b</span>ning") == "Cut Your Planning"
+    assert h1("<span>Category</span><span>:</span><span>Planning</span>") == (
+        "Category:Planning")
+    # A block element, a <br> or whitespace in the markup breaks the words apart.
+    assert h1("<div>Acme</div><span>Planning kit</span>") == "Acme Planning kit"
+    assert h1("Planning<br>for teams") == "Planning for teams"
+    assert h1("<a>Acme</a> <span>Planning kit</span>") == "Acme Planning kit"
+    # A word run into a capitalised word or a bracket is laid apart by a style.
+    assert h1("Planning Edition<span>Complete kit</span>") == "Planning Edition Complete kit"
+    assert h1("Planning Tools<span>(102+)</span>") == "Planning Tools (102+)"
+
+
+def test_title_h1_of_an_aggregator_story_without_source_domain_and_comment_count():
+    m = meta(page("<title>Rivers rise after storm - Linkdot</title>",
+                  '<main><h1><span><a href="/s/1">Rivers rise after storm</a> <span><a '
+                  'href="https://paper.example.org/x">(paper.example.org)</a></span></span> '
+                  '<span class="comment-bubble"><a href="#comments">87</a></span></h1></main>'))
+    assert m.title == "Rivers rise after storm"
+    # A bracketed name that no link in the heading points to is part of the headline.
+    m = meta(page("<title>Server rendering (Next.js)</title>",
+                  '<main><h1><a href="http://[bad">Server</a> rendering (Next.js)</h1></main>'))
+    assert m.title == "Server rendering (Next.js)"
+    m = meta(page("<title>Ask Linkdot: Which editor?</title>",
+                  '<main><h1>Which editor? <span class="comments-count">12</span></h1></main>'))
+    assert m.title == "Which editor?"
+
+
 def test_title_home_page_keeps_leading_brand_before_dash_or_colon():
     head = '<title>Acme - Tools for makers</title>'
     assert meta(page(head), "https://www.acme.com/").title == "Acme - Tools for makers"
@@ -749,6 +792,61 @@ def test_title_h1_that_puts_a_label_before_the_declared_title_gives_way():
     head = '<meta property="og:title" content="Which router should I buy?">'
     m = meta(page(head, "<h1>Which router should I buy? Five picks tested</h1>"))
     assert m.title == "Which router should I buy? Five picks tested"
+
+
+def test_title_declared_title_that_only_adds_a_count_or_year_to_the_h1_wins():
+    head = '<meta property="og:title" content="8 Recent Trends in Film | Example">'
+    assert meta(page(head, "<h1>Recent Trends in Film</h1>")).title == "8 Recent Trends in Film"
+    head = '<meta property="og:title" content="15 Best Tutoring Sites 2025">'
+    assert meta(page(head, "<h1>15 Best Tutoring Sites</h1>")).title == (
+        "15 Best Tutoring Sites 2025")
+    # An <h1> with numbers of its own (a newer year, another count) is still the headline.
+    head = '<meta property="og:title" content="Best Tutoring Sites 2024">'
+    assert meta(page(head, "<h1>Best Tutoring Sites 2025</h1>")).title == (
+        "Best Tutoring Sites 2025")
+
+
+def test_title_h1_sharing_only_function_words_with_the_declared_title_does_not_agree():
+    head = "<title>Superbugs: What They Are and How You Get Them</title>"
+    body = "<main><h1>Information and Resources</h1></main>"
+    assert meta(page(head, body)).title == "Superbugs: What They Are and How You Get Them"
+    body = "<main><h1>Superbugs and You</h1><h1>Related</h1></main>"
+    assert meta(page(head, body)).title == "Superbugs and You"
+
+
+def test_title_h1_made_of_words_of_the_site_name_is_the_site_not_the_headline():
+    head = ('<meta property="og:site_name" content="Garden Update News">'
+            '<meta property="og:title" content="Garden 2.0 brings the spring planner">')
+    body = "<h1>Garden News</h1><article><h2>Garden 2.0 brings the spring planner</h2></article>"
+    assert meta(page(head, body), "https://blog.example.org/p/1").title == (
+        "Garden 2.0 brings the spring planner")
+
+
+def test_title_h1_around_a_logo_image_is_the_site_not_the_headline():
+    head = ('<meta property="og:title" content="Chapter 1: The Long Night">'
+            "<title>Chapter 1: The Long Night [Tales Archive]</title>")
+    body = ('<h1><a href="/"><span>Tales Archive</span> <sup>beta</sup>'
+            '<img class="logo" alt="Tales Archive" src="/logo.png"></a></h1>'
+            "<article><h2>Chapter 1</h2></article>")
+    assert meta(page(head, body), "https://tales.example.org/works/1").title == (
+        "Chapter 1: The Long Night")
+
+
+def test_title_host_name_run_into_the_title_is_cut():
+    body = '<h1><a href="/">janedoe.net</a></h1><article><p>Text</p></article>'
+    m = meta(page("<title>janedoe.net Notes on Sourdough</title>", body),
+             "https://janedoe.net/archives/2025/notes.html")
+    assert m.title == "Notes on Sourdough"
+    # On a home page the host is the page's name; a dash after it is _strip_site's business.
+    m = meta(page("<title>janedoe.net Notes and Recipes</title>"), "https://janedoe.net/")
+    assert m.title == "janedoe.net Notes and Recipes"
+
+
+def test_title_h1_that_shares_only_the_site_name_with_the_title_does_not_agree():
+    head = "<title>Storm hits the coast - Example Times</title>"
+    body = "<main><h1>A message from Jane Roe, editor of Example Times:</h1></main>"
+    assert meta(page(head, body), "https://www.exampletimes.org/a/1").title == (
+        "Storm hits the coast")
 
 
 def test_title_utf8_read_as_latin1_or_cp1252_is_repaired():

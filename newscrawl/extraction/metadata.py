@@ -192,6 +192,12 @@ _SCREEN_READER_ONLY = frozenset({"sr-only", "screen-reader-text", "screen-reader
 """Class tokens of headings kept for screen readers only: a reader does not see them."""
 _HEADING_LABELS = frozenset({"label", "badge"})
 """Class tokens of the chips a forum or shop puts before a headline ("News", "[Vocabulary]")."""
+_SOURCE_DOMAIN = re.compile(r"\s+\(((?:[\w-]+\.)+[a-z]{2,})\)$", re.I)
+"""A link aggregator's source after a headline: "Grads Find No Jobs (latimes.com)"."""
+_BLOCK_TAGS = frozenset({"br", "div", "p", "ul", "ol", "li", "dl", "dt", "dd", "table", "tr",
+                         "td", "th", "section", "header", "footer", "blockquote", "figure",
+                         "figcaption", "hr", "address", "pre"})
+"""Elements that break a heading's line: text on either side does not run together."""
 _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
 """Soft hyphens and zero-width characters: in the markup, not in what a reader sees."""
 _NON_ALNUM = re.compile(r"[\W_]+")
@@ -213,6 +219,15 @@ _H1_SOLE_AGREEMENT = 0.1
 """The same when the page has a single <h1>: one shared word is enough."""
 _H1_HEADER_AGREEMENT = 0.8
 """The same for an <h1> in a page <header> outside any article (a banner, a title bar)."""
+_FUNCTION_WORDS = frozenset({
+    "a", "an", "the", "and", "or", "of", "in", "on", "at", "to", "for", "with", "by", "from",
+    "is", "are", "be", "what", "how", "why", "your", "you", "our", "we", "it", "its", "this",
+    "that", "de", "la", "le", "les", "et", "des", "du", "el", "los", "las", "y", "en", "di",
+    "il", "e", "der", "die", "das", "und", "zu", "von"})
+"""Words every title has: an <h1> sharing only these with the declared title does not agree
+with it ("Information and Resources" against "Superbugs: What They Are and How You Get
+Them")."""
+_RDFA_PREFIX = re.compile(r"^(dc|dcterms):")
 _LANG_TAG = re.compile(r"^[a-zA-Z]{2,3}(?:[-_][a-zA-Z0-9]{2,8})*$")
 
 
@@ -294,8 +309,17 @@ def _take_tagged(c: _Collected, el: html.HtmlElement) -> None:
             return
         for attr in ("property", "name", "itemprop", "http-equiv"):
             name = el.get(attr)
-            if name:
-                c.metas.setdefault(name.strip().lower(), []).append(content.strip())
+            if not name:
+                continue
+            key = name.strip().lower()
+            if attr == "property" and (" " in key or key.startswith("dc")):
+                # RDFa: a property may list several ("og:title twitter:title"), and Dublin
+                # Core is written "dc:title" there, "dc.title" in a name.
+                for one in key.split():
+                    c.metas.setdefault(_RDFA_PREFIX.sub(r"\1.", one), []).append(
+                        content.strip())
+            else:
+                c.metas.setdefault(key, []).append(content.strip())
     elif tag == "script":
         if "ld+json" in (el.get("type") or "").lower() and el.text:
             c.scripts.append(el.text)
@@ -400,6 +424,16 @@ def _strip_site(title: str, sites: list[str], leading: bool = True) -> str:
     return title
 
 
+def _strip_host(title: str, url: str | None) -> str:
+    """``example.com Headline`` to ``Headline``: the page's own host name run into a title
+    without a separator names the site (one with a separator is _strip_site's)."""
+    host = (urlsplit(url).hostname or "").removeprefix("www.") if url else ""
+    first, _, rest = title.partition(" ")
+    if host and _WORD.match(rest) and first.lower().removeprefix("www.") == host:
+        return rest
+    return title
+
+
 def _strip_site_tail(heading: str, sites: list[str]) -> str:
     """``Headline | Site`` in an <h1> (some themes print the <title> there) to ``Headline``.
 
@@ -417,10 +451,32 @@ def _words(text: str) -> set[str]:
     return set(_WORD.findall(text.casefold()))
 
 
-def _h1_ok(h1: html.HtmlElement, text: str, sites: list[str]) -> bool:
-    """Not the logo or site name that some themes wrap in an <h1>, nor a page-header <h1>
-    outside any article."""
+def _cut_source(heading: str, h1: html.HtmlElement) -> str:
+    """``Headline (latimes.com)`` to ``Headline`` when the <h1> links to that host: a link
+    aggregator names the story's source. Not "Server rendering (Next.js)", which links nowhere
+    of that name."""
+    found = _SOURCE_DOMAIN.search(heading)
+    if found:
+        domain = found.group(1).lower()
+        for a in h1.iter("a"):
+            try:
+                host = urlsplit(a.get("href") or "").hostname or ""
+            except ValueError:  # "http://[" and other broken hrefs
+                continue
+            if host == domain or host.endswith("." + domain):
+                return heading[:found.start()]
+    return heading
+
+
+def _h1_ok(h1: html.HtmlElement, text: str, sites: list[str], site_words: set[str]) -> bool:
+    """Not the logo or site name that some themes wrap in an <h1> (also a short form of it:
+    "Garden News" on "Garden Update News", or the text beside a logo image), nor a
+    page-header <h1> outside any article."""
     if _is_site(text, sites) or len(text) < 3 or h1.get("hidden") is not None:
+        return False
+    if site_words and _words(text) <= site_words:
+        return False
+    if any("logo" in (img.get("class") or "").lower() for img in h1.iter("img", "svg")):
         return False
     if _SCREEN_READER_ONLY & set((h1.get("class") or "").lower().split()):
         return False
@@ -450,6 +506,7 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
     if site_name and any(sep in site_name for sep in _SECTION_SEPARATORS):
         site_name = None
     sites = _site_names(site_name, url)
+    site_words = _words(site_name) if site_name else set()
     # og:title before the JSON-LD headline: Google asks for headlines of at most 110
     # characters, so some CMSs cut them, and some put the article's first lines there.
     declared = [_readable(t) for t in (
@@ -457,19 +514,21 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
         _clip(ld.headline, _MAX_TITLE) if ld else None,
         _clip(c.title, _MAX_TITLE),
     ) if t]
-    declared_words = set().union(*(_words(d) for d in declared)) if declared else set()
+    # The site's name in "Headline - Site" agrees with any <h1> that names the site.
+    declared_words = set().union(*(_words(_strip_site(d, sites)) for d in declared))
     h1s: list[tuple[str, html.HtmlElement]] = []
     header_h1s: list[tuple[str, html.HtmlElement]] = []
     for h in c.h1s:
         text = _clip(_readable(_inline_text(h)), _MAX_TITLE)
-        text = text.rstrip(_HEADING_GLYPHS + " ") if text else text
-        if text and _h1_ok(h, text, sites):
+        text = _cut_source(text.rstrip(_HEADING_GLYPHS + " "), h) if text else text
+        if text and _h1_ok(h, text, sites, site_words):
             text = _strip_site_tail(text, sites)
             (header_h1s if _in_page_header(h) else h1s).append((text, h))
     best, best_overlap = None, 0.0
     for text, h in h1s:
         words = _words(text)
-        overlap = len(words & declared_words) / len(words) if words else 0.0
+        shared = words & declared_words
+        overlap = len(shared) / len(words) if shared - _FUNCTION_WORDS else 0.0
         if overlap > best_overlap:
             best, best_overlap = (text, h), overlap
     # A banner <h1> (a blog's name) is also in <title> ("Blog Name: Post"), so it is held to
@@ -493,7 +552,8 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
     # part of that name. Only a repeated site name at the end, or a brand before a pipe, is cut.
     home = _is_home(url)
     names = [t for t in (
-        _cut_descriptors(_strip_site(d, sites, not home).rstrip(_HEADING_GLYPHS + " "))
+        _cut_descriptors(_strip_site(d if home else _strip_host(d, url), sites, not home)
+                         .rstrip(_HEADING_GLYPHS + " "))
         for d in declared) if t]
     # og:title is sometimes only the site's name ("Robomow") while <title> names the page.
     named = next((t for t in names if not _is_site(t, sites)), None)
@@ -521,6 +581,11 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
         k, n = _key(text), _key(named)
         if k != n and k.endswith(n):
             return named
+    # "8 Recent Trends in Photography" declared, "Recent Trends in Photography" in the <h1>:
+    # a declared title that only adds numbers (a count, a year) is the same headline with
+    # what the theme's shorter <h1> leaves out.
+    if named and _adds_only_numbers(named, text):
+        return named
     # A page that calls itself a generic web page (schema.org WebPage, og:type website), with
     # its <h1> outside any <article>, is a landing page: its <h1> is a hero line ("One
     # workspace. Zero busywork.") and the declared title names the page. An <h1> that only
@@ -532,6 +597,12 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
         if k not in n and n not in k:
             return named
     return text
+
+
+def _adds_only_numbers(longer: str, shorter: str) -> bool:
+    k, n = _key(shorter), _key(longer)
+    return (k != n and _DIGITS.sub("", k) == _DIGITS.sub("", n)
+            and set(_DIGITS.findall(shorter)) <= set(_DIGITS.findall(longer)))
 
 
 def _part_before_heading(title: str | None, heading: str, sites: list[str]) -> str | None:
@@ -608,26 +679,47 @@ _CONNECTOR_LINE = re.compile(r"\n\s*(,|&|and|und|et|y|e|og|och|en|i|и|和|、)\
 
 
 def _inline_text(el: html.HtmlElement) -> str:
-    """A heading's text as it reads: pieces joined by a space, except before punctuation that
-    closes a phrase ("<a>Metroid</a>, One" is "Metroid, One", not "Metroid , One")."""
+    """A heading's text as it renders: inline pieces run on as the markup writes them ("Planning
+    <span>C</span>ycle", "Merrill<sup>®</sup>"), and a block element or ``<br>`` breaks the line,
+    read as a space. Where the markup runs a word into a capitalised word or a bracket
+    ("Black Edition<span>Complete meal</span>", "Equipment<span>(102+)</span>"), a style lays
+    them apart, so they are read apart too; a single letter before is a drop cap. No space
+    before punctuation that closes a phrase ("<a>Metroid</a> , One")."""
     out = ""
     for piece in _heading_pieces(el):
-        piece = piece.translate(_INVISIBLE).strip()
-        if piece:
-            out += piece if not out or piece[0] in _CLOSING else " " + piece
-    return out
+        if piece is None:
+            out += " "
+            continue
+        piece = piece.translate(_INVISIBLE)
+        head = piece.lstrip()[:1]
+        if not head:
+            out += piece
+        elif head in _CLOSING:
+            out, piece = out.rstrip(), piece.lstrip()
+        elif (head == piece[:1] and out[-1:].isalnum() and (head.isupper() or head in "([{")
+              and out[-2:-1].isalnum()):
+            out += " "
+        out += piece
+    return " ".join(out.split())
 
 
-def _heading_pieces(el: html.HtmlElement):  # noqa: ANN202 - a generator of str
+def _heading_pieces(el: html.HtmlElement) -> Iterator[str | None]:
     """The heading's text nodes, without the controls and code some themes put inside it
     (rustdoc's "Copy item path" <button>, inline <style>, <script>), a dateline <time>, a
-    heading nested in it, ``hidden`` elements and label chips."""
+    heading nested in it, ``hidden`` elements, label chips and comment counts (a bubble with
+    "87" after a story's title); None where a block element or ``<br>`` breaks the line."""
     if el.text:
         yield el.text
     for child in el:
+        classes = (child.get("class") or "").lower().split()
         if child.tag not in _HEADING_SKIP and child.get("hidden") is None and not (
-                _HEADING_LABELS & set((child.get("class") or "").lower().split())):
+                _HEADING_LABELS & set(classes) or any("comment" in c for c in classes)):
+            block = child.tag in _BLOCK_TAGS
+            if block:
+                yield None
             yield from _heading_pieces(child)
+            if block:
+                yield None
         if child.tail:
             yield child.tail
 
