@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ctypes
 import json
-import math
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -130,10 +129,11 @@ def dense_predictor(booster: xgb.Booster) -> Callable[[np.ndarray], np.ndarray]:
                                   ctypes.byref(shape), ctypes.byref(dims), ctypes.byref(out)):
                 raise XGBoostError(last_error().decode("utf-8", "replace"))
             # The result buffer belongs to the booster (per thread) and is reused: copy it.
-            dims_out = tuple(shape[k] for k in range(dims.value))
-            if not math.prod(dims_out):
-                return np.zeros(dims_out, np.float32)
-            return np.ctypeslib.as_array(out, dims_out).copy()
+            dims_out = tuple(shape[:dims.value])
+            result = np.empty(dims_out, np.float32)
+            if result.nbytes:  # memmove, not as_array: that builds a ctypes array type a call
+                ctypes.memmove(result.ctypes.data, out, result.nbytes)
+            return result
 
         probe = np.random.default_rng(0).random((7, booster.num_features()), dtype=np.float32)
         probe[3, ::3] = np.nan
