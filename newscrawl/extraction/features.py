@@ -539,15 +539,15 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
 
     # The twelve density columns of each level, computed once per element in their column
     # order, then gathered for own element, parent, grandparent and container.
-    per_element = np.column_stack((
+    per_element = np.array((
         sub_link / np.maximum(sub_chars, 1.0), np.log1p(sub_links), sub_chars / total_chars,
         np.log1p(sub_chars), np.log1p(sub_nodes),
         np.log1p(sub_chars / np.maximum(sub_nodes, 1.0)), np.log1p(sub_p), np.log1p(desc),
         sub_punct / np.maximum(sub_chars, 1.0), np.log1p(dt), np.log1p(ds), ds / ds_max,
-    ))
+    )).T  # np.array(...).T: column_stack reshapes each column in Python
     # The four levels' blocks are adjacent too: one gather fills all 48 columns.
     first = col["own_link_density"]
-    X[:, first:first + 4 * _DENSITY_COLS] = per_element[np.column_stack((o, po, gpo, co))
+    X[:, first:first + 4 * _DENSITY_COLS] = per_element[np.array((o, po, gpo, co)).T
                                                          ].reshape(n, 4 * _DENSITY_COLS)
 
     # Neighbours in reading order.
