@@ -123,6 +123,24 @@ def test_direct_dense_predict_equals_inplace_predict() -> None:
         dense_predictor(model.booster)(np.zeros((2, 3), dtype=np.float32))
 
 
+def test_direct_dense_predict_is_the_same_from_concurrent_threads() -> None:
+    """Each thread has its own proxy DMatrix: calls running at once do not see each other's rows."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from newscrawl.extraction.model import dense_predictor
+
+    booster = NodeModel.load(DEFAULT_MODEL).booster
+    predict = dense_predictor(booster)
+    rng = np.random.default_rng(2)
+    inputs = [rng.random((rows, booster.num_features()), dtype=np.float32)
+              for rows in (1, 7, 40, 200) * 4]
+    expected = [booster.inplace_predict(X, validate_features=False) for X in inputs]
+    with ThreadPoolExecutor(4) as pool:
+        for _ in range(3):
+            assert all(np.array_equal(got, want)
+                       for got, want in zip(pool.map(predict, inputs), expected, strict=True))
+
+
 def test_model_pickles_and_predicts_the_same_after() -> None:
     import pickle
 

@@ -121,10 +121,10 @@ def context_features(table: NodeTable, proba: np.ndarray) -> np.ndarray:
     order = np.empty(n, dtype=np.int64)  # each node's rank by p, ties in reading order
     order[np.argsort(-p, kind="stable")] = idx
     cols += [c_mean, c_max, c_min, np.log1p(c_n), o_mean,
-             np.full(n, p.max()), np.full(n, np.average(p, weights=weight)),
+             np.full(n, p.max()), np.full(n, (p * weight).sum() / weight.sum()),
              np.full(n, (weight * kept).sum() / weight.sum()), dist, order / n,
              (kept_chars - weight * kept) / total_kept, (total_kept - kept_chars) / total_kept]
     cols += _ancestor_columns(table, p, weight, kept)
-    X[:, : len(cols)] = np.column_stack(cols)
+    X[:, : len(cols)] = np.array(cols).T  # column_stack reshapes each column in Python
     X[:, len(cols):] = table.X[:, _CARRIED_COLS]
     return X
