@@ -655,7 +655,7 @@ def _slug_words(url: str | None) -> set[str]:
     segment = unquote(urlsplit(url).path).rstrip("/").rpartition("/")[2]
     segment = _EXTENSION.sub("", segment)
     return {w for w in _SLUG_WORD.findall(segment.casefold())
-            if w.isdigit() or not any(ch.isdigit() for ch in w)}
+            if w.isdigit() or not any(map(str.isdigit, w))}
 
 
 def _slug_heading(slug: set[str], h1s: list[tuple[str, html.HtmlElement]],
