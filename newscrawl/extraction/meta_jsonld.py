@@ -26,6 +26,9 @@ _DECODER = json.JSONDecoder(strict=False)
 keeps no state between calls, like the json module's own default decoder."""
 _MAX_NODES = 400
 _MAX_DEPTH = 6
+_CONTAINERS = (dict, list)
+"""A tuple, not ``dict | list``: isinstance with a union object is ~2x slower."""
+_UNWALKED = frozenset({"articleBody", "text"})
 
 
 @dataclass(slots=True)
@@ -88,22 +91,24 @@ def _types(node: dict) -> list[str]:
 def _walk(data: object) -> list[dict]:
     """Every dict with an @type, top-down: lists, @graph and nested values included, at most
     ``_MAX_DEPTH`` levels down. A stack, not nested generators (a Yoast @graph is ~100 values,
-    each a generator frame otherwise)."""
+    each a generator frame otherwise); values too deep are not pushed at all."""
     found: list[dict] = []
     stack: list[tuple[object, int]] = [(data, 0)]
     while stack:
         data, depth = stack.pop()
-        if depth > _MAX_DEPTH:
-            continue
+        depth += 1
         if isinstance(data, list):
-            stack.extend((item, depth + 1) for item in reversed(data[:_MAX_NODES])
-                         if isinstance(item, dict | list))
+            if depth <= _MAX_DEPTH:
+                stack += [(item, depth) for item in reversed(data[:_MAX_NODES])
+                          if isinstance(item, _CONTAINERS)]
         elif isinstance(data, dict):
             if "@type" in data:
                 found.append(data)
-            stack.extend(reversed([(value, depth + 1) for key, value in data.items()
-                                   if isinstance(value, dict | list)
-                                   and key not in ("articleBody", "text")]))
+            if depth <= _MAX_DEPTH:
+                children = [(value, depth) for key, value in data.items()
+                            if isinstance(value, _CONTAINERS) and key not in _UNWALKED]
+                children.reverse()
+                stack += children
     return found
 
 
@@ -210,11 +215,10 @@ def read_jsonld(scripts: list[str]) -> JsonLd | None:
     site_name: str | None = None
     for node in nodes:
         kinds = _types(node)
-        article_kind = next((k for k in kinds if k in ARTICLE_TYPES), None)
-        if article_kind:
+        if article_kind := next((k for k in kinds if k in ARTICLE_TYPES), None):
             articles.append((node, article_kind))
-        elif any(k in _PAGE_TYPES for k in kinds):
-            pages.append((node, next(k for k in kinds if k in _PAGE_TYPES)))
+        elif page_kind := next((k for k in kinds if k in _PAGE_TYPES), None):
+            pages.append((node, page_kind))
         elif "website" in kinds and site_name is None:
             site_name = _text(node.get("name"))
     if not articles and not pages:

@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date as calendar_date
+from functools import lru_cache
 from itertools import chain, islice
 from urllib.parse import unquote, urljoin, urlsplit
 
@@ -185,6 +186,8 @@ _SECTION_SEPARATORS = frozenset({" | ", " :: ", " · ", " • ", " / ", " « ", 
 # at the end of a heading: never part of the headline.
 _CLOSING = frozenset(",.;:!?)]}”’»%")
 _HEADING_GLYPHS = "¶§⋆" + "".join(map(chr, range(0xE000, 0xF900)))
+_HEADING_END = _HEADING_GLYPHS + " "
+_HEADING_END_SET = frozenset(_HEADING_END)
 _HEADING_SKIP = frozenset({"button", "script", "style", "noscript", "template", "select",
                            "svg", "time", "h2", "h3", "h4", "h5", "h6"})
 _SCREEN_READER_ONLY = frozenset({"sr-only", "screen-reader-text", "screen-reader-only",
@@ -252,8 +255,24 @@ def _readable(text: str | None) -> str | None:
     return text
 
 
+@lru_cache(maxsize=1024)
 def _key(text: str) -> str:
+    """Cached: the title rules key the same few pieces (the site's names, each side of each
+    separator) a dozen times a page, and a regex substitution costs ~1 us a call."""
     return _NON_ALNUM.sub("", text.casefold())
+
+
+@lru_cache(maxsize=64)
+def _hostname(url: str) -> str | None:
+    """``urlsplit(url).hostname``, which re-parses the netloc on every read (~2 us); the
+    title rules ask it of the page's URL three times."""
+    return urlsplit(url).hostname
+
+
+def _rstrip_glyphs(text: str) -> str:
+    """``text.rstrip(_HEADING_END)`` only when the text ends in one of them: rstrip builds its
+    6,400-character set on every call (2 us), and most headings end in a letter."""
+    return text.rstrip(_HEADING_END) if text[-1:] in _HEADING_END_SET else text
 
 
 @dataclass(slots=True)
@@ -380,7 +399,7 @@ def _first(metas: dict[str, list[str]], keys: tuple[str, ...]) -> str | None:
 
 def _site_names(site_name: str | None, url: str | None) -> list[str]:
     names = [_key(site_name)] if site_name else []
-    host = urlsplit(url).hostname if url else None
+    host = _hostname(url) if url else None
     if host:
         labels = [x for x in host.removeprefix("www.").split(".") if x]
         if len(labels) >= 2:
@@ -427,7 +446,7 @@ def _strip_site(title: str, sites: list[str], leading: bool = True) -> str:
 def _strip_host(title: str, url: str | None) -> str:
     """``example.com Headline`` to ``Headline``: the page's own host name run into a title
     without a separator names the site (one with a separator is _strip_site's)."""
-    host = (urlsplit(url).hostname or "").removeprefix("www.") if url else ""
+    host = (_hostname(url) or "").removeprefix("www.") if url else ""
     first, _, rest = title.partition(" ")
     if host and _WORD.match(rest) and first.lower().removeprefix("www.") == host:
         return rest
@@ -515,12 +534,13 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
         _clip(c.title, _MAX_TITLE),
     ) if t]
     # The site's name in "Headline - Site" agrees with any <h1> that names the site.
-    declared_words = set().union(*(_words(_strip_site(d, sites)) for d in declared))
+    stripped = [_strip_site(d, sites) for d in declared]
+    declared_words = set().union(*map(_words, stripped))
     h1s: list[tuple[str, html.HtmlElement]] = []
     header_h1s: list[tuple[str, html.HtmlElement]] = []
     for h in c.h1s:
         text = _clip(_readable(_inline_text(h)), _MAX_TITLE)
-        text = _cut_source(text.rstrip(_HEADING_GLYPHS + " "), h) if text else text
+        text = _cut_source(_rstrip_glyphs(text), h) if text else text
         if text and _h1_ok(h, text, sites, site_words):
             text = _strip_site_tail(text, sites)
             (header_h1s if _in_page_header(h) else h1s).append((text, h))
@@ -535,7 +555,7 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
     # the most specific declared title only (og:title, else the headline, else <title>).
     # One that is a whole declared title (the JSON-LD headline) is the headline all the same.
     first_words = _words(declared[0]) if declared else set()
-    declared_keys = {_key(_strip_site(d, sites)) for d in declared}
+    declared_keys = {_key(s) for s in stripped}
     for text, h in header_h1s if best_overlap < _H1_AGREEMENT else ():
         words = _words(text)
         overlap = len(words & first_words) / len(words) if words else 0.0
@@ -551,10 +571,14 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
     # A home page names itself "Brand – what it does" or "Brand: what it does": the brand is
     # part of that name. Only a repeated site name at the end, or a brand before a pipe, is cut.
     home = _is_home(url)
-    names = [t for t in (
-        _cut_descriptors(_strip_site(d if home else _strip_host(d, url), sites, not home)
-                         .rstrip(_HEADING_GLYPHS + " "))
-        for d in declared) if t]
+    names = []
+    for d, s in zip(declared, stripped, strict=True):
+        if home:
+            s = _strip_site(d, sites, False)
+        elif (hostless := _strip_host(d, url)) != d:
+            s = _strip_site(hostless, sites)
+        if t := _cut_descriptors(_rstrip_glyphs(s)):
+            names.append(t)
     # og:title is sometimes only the site's name ("Robomow") while <title> names the page.
     named = next((t for t in names if not _is_site(t, sites)), None)
     slug = _slug_words(c.canonical or _first(c.metas, ("og:url",)) or url) if (
@@ -631,7 +655,7 @@ def _slug_words(url: str | None) -> set[str]:
     segment = unquote(urlsplit(url).path).rstrip("/").rpartition("/")[2]
     segment = _EXTENSION.sub("", segment)
     return {w for w in _SLUG_WORD.findall(segment.casefold())
-            if w.isdigit() or not any(ch.isdigit() for ch in w)}
+            if w.isdigit() or not any(map(str.isdigit, w))}
 
 
 def _slug_heading(slug: set[str], h1s: list[tuple[str, html.HtmlElement]],
@@ -662,7 +686,7 @@ def _is_home(url: str | None) -> bool:
     if not url:
         return False
     parts = urlsplit(url)
-    return bool(parts.hostname) and parts.path in ("", "/") and not parts.query
+    return bool(_hostname(url)) and parts.path in ("", "/") and not parts.query
 
 
 def _cut_descriptors(title: str) -> str:
@@ -897,12 +921,18 @@ def _iter_before(el: html.HtmlElement) -> Iterator[tuple[str, html.HtmlElement |
         node = parent
 
 
-def _iter_elements_after(el: html.HtmlElement) -> Iterator[html.HtmlElement]:
+def _bylines_after(el: html.HtmlElement, limit: int) -> Iterator[html.HtmlElement]:
+    """The bylines (_is_byline) among the first ``limit`` elements after ``el``, in document
+    order. One loop over lxml's element-only iterator, not a generator under islice and filter:
+    the window is ~150 elements, each of which paid three Python layers."""
     node: html.HtmlElement | None = el
     while node is not None:
         for sib in node.itersiblings():
-            for e in sib.iter():
-                if isinstance(e.tag, str):
+            for e in sib.iter(etree.Element):
+                if limit <= 0:
+                    return
+                limit -= 1
+                if _is_byline(e):
                     yield e
         node = node.getparent()
 
@@ -949,7 +979,7 @@ def _dom_authors(root: html.HtmlElement, c: _Collected) -> tuple[str, ...]:
     candidates: Iterable[html.HtmlElement]
     if h1 is not None:
         # Lazily: a byline found just below the headline spares the rest of both windows.
-        after = filter(_is_byline, islice(_iter_elements_after(h1), _BYLINE_AFTER))
+        after = _bylines_after(h1, _BYLINE_AFTER)
         before = filter(_is_byline, islice(_iter_elements_before(h1), _BYLINE_BEFORE))
         candidates = chain(islice(after, 6), islice(before, 3), c.author_els)
     else:
