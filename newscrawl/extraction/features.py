@@ -424,7 +424,6 @@ def _norm(text: str) -> str:
     return collapse_spaces(text).lower()
 
 
-
 def node_features(root: etree._Element, links: dict, meta: Metadata | None = None) -> NodeTable:
     """Walk the cleaned tree once and compute every text node's row of ``FEATURE_NAMES``.
 

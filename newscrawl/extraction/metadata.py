@@ -1118,25 +1118,29 @@ def _outside_article(el: html.HtmlElement, cell: bool, near: bool) -> bool:
     return False
 
 
-def _time_date(c: _Collected, url: str | None, h1: html.HtmlElement | None,
-               above: bool = False) -> str | None:
-    """The first ``<time>`` that gives a date: one marked as the publication's (``pubdate``,
-    ``class=*publish*``, itemprop ``datePublished``), then one in the byline just under or
-    just above the headline, then any other that is not above the headline, in document
-    order. With ``above``, the unmarked ones further above the headline (a header's clock, a
-    sidebar's list of posts), which a date printed by the headline beats."""
+def _times_by_headline(c: _Collected, h1: html.HtmlElement | None) -> list[html.HtmlElement]:
+    """The ``<time>``s to date a page by, in order: one marked as the publication's
+    (``pubdate``, ``class=*publish*``, itemprop ``datePublished``), then one in the byline just
+    under or just above the headline, then any other that is not above the headline."""
+    times = [t for t in c.times if (t.get("pubdate") is not None
+             or "publish" in (t.get("class") or "").lower()
+             or (t.get("itemprop") or "").lower() == "datepublished") and not _in_reply(t)]
+    if h1 is not None and len(c.times) > len(times):
+        near = chain(_after_headline(c, h1, _BYLINE_DATE_TEXTS),
+                     _before_headline(c, h1, _BYLINE_TEXTS_BEFORE))
+        times += [p for t in near if (p := t.getparent()) is not None and p.tag == "time"]
+    return times + [t for t in c.times if not _above(t, h1)]
+
+
+def _above(el: html.HtmlElement, h1: html.HtmlElement | None) -> bool:
+    """On a source line before the headline's: a header's clock, a sidebar's list of posts.
+    (A page minified onto one line keeps plain document order.)"""
     line = h1.sourceline if h1 is not None else None
-    if above:
-        times = [t for t in c.times if line and t.sourceline and t.sourceline < line]
-    else:
-        times = [t for t in c.times if (t.get("pubdate") is not None
-                 or "publish" in (t.get("class") or "").lower()
-                 or (t.get("itemprop") or "").lower() == "datepublished") and not _in_reply(t)]
-        if h1 is not None and len(c.times) > len(times):
-            near = chain(_after_headline(c, h1, _BYLINE_DATE_TEXTS),
-                         _before_headline(c, h1, _BYLINE_TEXTS_BEFORE))
-            times += [p for t in near if (p := t.getparent()) is not None and p.tag == "time"]
-        times += [t for t in c.times if not (line and t.sourceline and t.sourceline < line)]
+    return bool(line and el.sourceline and el.sourceline < line)
+
+
+def _time_date(c: _Collected, url: str | None, times: list[html.HtmlElement]) -> str | None:
+    """The date of the first of ``times`` that gives one."""
     for el in times:
         value = el.get("datetime") or el.text_content()
         date = parse_date(value)
@@ -1324,11 +1328,12 @@ def _published(root: html.HtmlElement, c: _Collected, ld: JsonLd | None, url: st
         if any((t.get("datetime") or "")[:10] == declared[:10] for t in c.times[:_TIME_SCAN]):
             return declared
         return (_byline_override(c, h1, declared, modified) if h1 is not None else None) or declared
-    time = _time_date(c, url, h1)
+    time = _time_date(c, url, _times_by_headline(c, h1))
     if time:
         return time
     shown = _shown_date(c, h1, url)
-    return ((shown.date if shown else None) or _time_date(c, url, h1, above=True)
+    return ((shown.date if shown else None)
+            or _time_date(c, url, [t for t in c.times if _above(t, h1)])
             or url_date(url) or _far_date(root, c, h1) or modified)
 
 
@@ -1345,11 +1350,10 @@ def _printed_declaration(c: _Collected, ld: JsonLd | None, h1: html.HtmlElement,
     dates = [d for v in (ld.published, meta) if (d := parse_date(v))]
     if len(dates) < 2 or _same_instant_day(dates[1], dates[0]):
         return declared
-    strings = _strings_after(h1, _BYLINE_DATE_TEXTS)
-    for _, _, printed in _short_dates(strings):
-        shown = next((d for d in dates if d[:10] == printed[:10]), None)
-        return shown or declared
-    return declared
+    first_printed = next(_short_dates(_strings_after(h1, _BYLINE_DATE_TEXTS)), None)
+    if first_printed is None:
+        return declared
+    return next((d for d in dates if d[:10] == first_printed[2][:10]), declared)
 
 
 def _publication_name(key: str) -> bool:
