@@ -814,6 +814,21 @@ def test_title_h1_sharing_only_function_words_with_the_declared_title_does_not_a
     assert meta(page(head, body)).title == "Superbugs and You"
 
 
+def test_title_section_h1_sharing_one_word_with_the_declared_title_does_not_agree():
+    # A post whose theme puts every subhead in an <h1>: "Small models!" shares "models" only.
+    head = '<meta property="og:title" content="Adventures with small language models">'
+    body = ("<h1>Data Notes</h1><article><h1>Why size matters</h1><h1>Getting started</h1>"
+            "<h1>So many models!</h1></article>")
+    assert meta(page(head, body)).title == "Adventures with small language models"
+    # With fewer <h1>s the same single word still agrees, and a section <h1> that is the whole
+    # stripped declared title is the headline.
+    body = "<h1>Data Notes</h1><article><h1>So many models!</h1></article>"
+    assert meta(page(head, body)).title == "So many models!"
+    head = "<title>Charges | Payments Docs</title>"
+    body = ("<h1>Docs</h1><h1>Guides</h1><h1>Reference</h1><main><h1>Charges</h1></main>")
+    assert meta(page(head, body), "https://docs.example/charges").title == "Charges"
+
+
 def test_title_h1_made_of_words_of_the_site_name_is_the_site_not_the_headline():
     head = ('<meta property="og:site_name" content="Garden Update News">'
             '<meta property="og:title" content="Garden 2.0 brings the spring planner">')
