@@ -760,6 +760,20 @@ def test_title_h1_without_dateline_label_chip_hidden_or_nested_heading():
     assert h1('Squad list<h3><span>Posted on</span> July 1 by admin</h3>') == "Squad list"
 
 
+def test_title_h1_without_its_subtitle_tagline_or_screen_reader_text():
+    body = ('<main><h1>Black Edition<span class="pdp-header__tagline">Complete high-protein'
+            " meal</span></h1></main>")
+    assert meta(page("<title>Black Edition | Shop</title>", body)).title == "Black Edition"
+    body = ('<h1><span class="header__title">Evening Courses</span>'
+            '<span class="header__subtitle">Learn at your own pace</span></h1>')
+    assert meta(page("", body)).title == "Evening Courses"
+    head = "<title>Trail Shoes for Every Run</title>"
+    body = '<h1><span class="visually-hidden">Collection:</span> Trail Shoes</h1>'
+    assert meta(page(head, body)).title == "Trail Shoes"
+    body = '<h1><span class="utils_visuallyHidden__x1">Menu </span>Trail Shoes</h1>'
+    assert meta(page(head, body)).title == "Trail Shoes"
+
+
 def test_title_screen_reader_only_h1_is_not_the_headline():
     head = '<title>Art Supplies | Blick</title>'
     assert meta(page(head, '<main><h1 class="sr-only">Blick Homepage</h1></main>'),

@@ -195,6 +195,11 @@ _SCREEN_READER_ONLY = frozenset({"sr-only", "screen-reader-text", "screen-reader
 """Class tokens of headings kept for screen readers only: a reader does not see them."""
 _HEADING_LABELS = frozenset({"label", "badge"})
 """Class tokens of the chips a forum or shop puts before a headline ("News", "[Vocabulary]")."""
+_HEADING_HIDDEN = _HEADING_LABELS | _SCREEN_READER_ONLY
+_HEADING_ASIDES = ("comment", "subtitle", "tagline", "visuallyhidden")
+"""Parts of class tokens of what a heading holds beside its headline: a comment count, a
+subtitle or tagline set in smaller type ("Black Edition" over "Complete high-protein meal"),
+text kept for screen readers ("utils_visuallyHidden__x1" from CSS modules)."""
 _SOURCE_DOMAIN = re.compile(r"\s+\(((?:[\w-]+\.)+[a-z]{2,})\)$", re.I)
 """A link aggregator's source after a headline: "Grads Find No Jobs (latimes.com)"."""
 _BLOCK_TAGS = frozenset({"br", "div", "p", "ul", "ol", "li", "dl", "dt", "dd", "table", "tr",
@@ -744,7 +749,8 @@ def _heading_pieces(el: html.HtmlElement) -> Iterator[str | None]:
     for child in el:
         classes = (child.get("class") or "").lower().split()
         if child.tag not in _HEADING_SKIP and child.get("hidden") is None and not (
-                _HEADING_LABELS & set(classes) or any("comment" in c for c in classes)):
+                _HEADING_HIDDEN & set(classes)
+                or any(part in c for c in classes for part in _HEADING_ASIDES)):
             block = child.tag in _BLOCK_TAGS
             if block:
                 yield None
