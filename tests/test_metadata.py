@@ -767,6 +767,9 @@ def test_title_h1_without_its_subtitle_tagline_or_screen_reader_text():
     body = ('<h1><span class="header__title">Evening Courses</span>'
             '<span class="header__subtitle">Learn at your own pace</span></h1>')
     assert meta(page("", body)).title == "Evening Courses"
+    body = ('<h1 id="title"><span id="productTitle">Small Habits</span>'
+            '<span id="productSubtitle">Hardcover – May 1, 2020</span></h1>')
+    assert meta(page("", body)).title == "Small Habits"
     head = "<title>Trail Shoes for Every Run</title>"
     body = '<h1><span class="visually-hidden">Collection:</span> Trail Shoes</h1>'
     assert meta(page(head, body)).title == "Trail Shoes"

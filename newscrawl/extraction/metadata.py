@@ -742,12 +742,13 @@ def _inline_text(el: html.HtmlElement) -> str:
 def _heading_pieces(el: html.HtmlElement) -> Iterator[str | None]:
     """The heading's text nodes, without the controls and code some themes put inside it
     (rustdoc's "Copy item path" <button>, inline <style>, <script>), a dateline <time>, a
-    heading nested in it, ``hidden`` elements, label chips and comment counts (a bubble with
-    "87" after a story's title); None where a block element or ``<br>`` breaks the line."""
+    heading nested in it, ``hidden`` elements, label chips, comment counts (a bubble with
+    "87" after a story's title) and the asides named by a class or id ("productSubtitle");
+    None where a block element or ``<br>`` breaks the line."""
     if el.text:
         yield el.text
     for child in el:
-        classes = (child.get("class") or "").lower().split()
+        classes = ((child.get("class") or "") + " " + (child.get("id") or "")).lower().split()
         if child.tag not in _HEADING_SKIP and child.get("hidden") is None and not (
                 _HEADING_HIDDEN & set(classes)
                 or any(part in c for c in classes for part in _HEADING_ASIDES)):
