@@ -760,6 +760,23 @@ def test_title_h1_without_dateline_label_chip_hidden_or_nested_heading():
     assert h1('Squad list<h3><span>Posted on</span> July 1 by admin</h3>') == "Squad list"
 
 
+def test_title_h1_without_its_subtitle_tagline_or_screen_reader_text():
+    body = ('<main><h1>Black Edition<span class="pdp-header__tagline">Complete high-protein'
+            " meal</span></h1></main>")
+    assert meta(page("<title>Black Edition | Shop</title>", body)).title == "Black Edition"
+    body = ('<h1><span class="header__title">Evening Courses</span>'
+            '<span class="header__subtitle">Learn at your own pace</span></h1>')
+    assert meta(page("", body)).title == "Evening Courses"
+    body = ('<h1 id="title"><span id="productTitle">Small Habits</span>'
+            '<span id="productSubtitle">Hardcover – May 1, 2020</span></h1>')
+    assert meta(page("", body)).title == "Small Habits"
+    head = "<title>Trail Shoes for Every Run</title>"
+    body = '<h1><span class="visually-hidden">Collection:</span> Trail Shoes</h1>'
+    assert meta(page(head, body)).title == "Trail Shoes"
+    body = '<h1><span class="utils_visuallyHidden__x1">Menu </span>Trail Shoes</h1>'
+    assert meta(page(head, body)).title == "Trail Shoes"
+
+
 def test_title_screen_reader_only_h1_is_not_the_headline():
     head = '<title>Art Supplies | Blick</title>'
     assert meta(page(head, '<main><h1 class="sr-only">Blick Homepage</h1></main>'),
@@ -812,6 +829,21 @@ def test_title_h1_sharing_only_function_words_with_the_declared_title_does_not_a
     assert meta(page(head, body)).title == "Superbugs: What They Are and How You Get Them"
     body = "<main><h1>Superbugs and You</h1><h1>Related</h1></main>"
     assert meta(page(head, body)).title == "Superbugs and You"
+
+
+def test_title_section_h1_sharing_one_word_with_the_declared_title_does_not_agree():
+    # A post whose theme puts every subhead in an <h1>: "Small models!" shares "models" only.
+    head = '<meta property="og:title" content="Adventures with small language models">'
+    body = ("<h1>Data Notes</h1><article><h1>Why size matters</h1><h1>Getting started</h1>"
+            "<h1>So many models!</h1></article>")
+    assert meta(page(head, body)).title == "Adventures with small language models"
+    # With fewer <h1>s the same single word still agrees, and a section <h1> that is the whole
+    # stripped declared title is the headline.
+    body = "<h1>Data Notes</h1><article><h1>So many models!</h1></article>"
+    assert meta(page(head, body)).title == "So many models!"
+    head = "<title>Charges | Payments Docs</title>"
+    body = ("<h1>Docs</h1><h1>Guides</h1><h1>Reference</h1><main><h1>Charges</h1></main>")
+    assert meta(page(head, body), "https://docs.example/charges").title == "Charges"
 
 
 def test_title_h1_made_of_words_of_the_site_name_is_the_site_not_the_headline():

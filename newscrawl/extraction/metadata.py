@@ -195,6 +195,11 @@ _SCREEN_READER_ONLY = frozenset({"sr-only", "screen-reader-text", "screen-reader
 """Class tokens of headings kept for screen readers only: a reader does not see them."""
 _HEADING_LABELS = frozenset({"label", "badge"})
 """Class tokens of the chips a forum or shop puts before a headline ("News", "[Vocabulary]")."""
+_HEADING_HIDDEN = _HEADING_LABELS | _SCREEN_READER_ONLY
+_HEADING_ASIDES = ("comment", "subtitle", "tagline", "visuallyhidden")
+"""Parts of class tokens of what a heading holds beside its headline: a comment count, a
+subtitle or tagline set in smaller type ("Black Edition" over "Complete high-protein meal"),
+text kept for screen readers ("utils_visuallyHidden__x1" from CSS modules)."""
 _SOURCE_DOMAIN = re.compile(r"\s+\(((?:[\w-]+\.)+[a-z]{2,})\)$", re.I)
 """A link aggregator's source after a headline: "Grads Find No Jobs (latimes.com)"."""
 _BLOCK_TAGS = frozenset({"br", "div", "p", "ul", "ol", "li", "dl", "dt", "dd", "table", "tr",
@@ -222,6 +227,9 @@ _H1_SOLE_AGREEMENT = 0.1
 """The same when the page has a single <h1>: one shared word is enough."""
 _H1_HEADER_AGREEMENT = 0.8
 """The same for an <h1> in a page <header> outside any article (a banner, a title bar)."""
+_SECTION_H1S = 4
+"""<h1>s on a page that uses them for its sections (a post's subheads, a sidebar's boxes, a
+store's menus): one of them sharing a single word with the declared title is chance."""
 _FUNCTION_WORDS = frozenset({
     "a", "an", "the", "and", "or", "of", "in", "on", "at", "to", "for", "with", "by", "from",
     "is", "are", "be", "what", "how", "why", "your", "you", "our", "we", "it", "its", "this",
@@ -545,17 +553,21 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
             text = _strip_site_tail(text, sites)
             (header_h1s if _in_page_header(h) else h1s).append((text, h))
     best, best_overlap = None, 0.0
+    declared_keys = {_key(s) for s in stripped}
+    sections = len(c.h1s) >= _SECTION_H1S
     for text, h in h1s:
         words = _words(text)
         shared = words & declared_words
-        overlap = len(shared) / len(words) if shared - _FUNCTION_WORDS else 0.0
+        content = len(shared - _FUNCTION_WORDS)
+        if sections and content == 1 and _key(text) not in declared_keys:
+            content = 0
+        overlap = len(shared) / len(words) if content else 0.0
         if overlap > best_overlap:
             best, best_overlap = (text, h), overlap
     # A banner <h1> (a blog's name) is also in <title> ("Blog Name: Post"), so it is held to
     # the most specific declared title only (og:title, else the headline, else <title>).
     # One that is a whole declared title (the JSON-LD headline) is the headline all the same.
     first_words = _words(declared[0]) if declared else set()
-    declared_keys = {_key(s) for s in stripped}
     for text, h in header_h1s if best_overlap < _H1_AGREEMENT else ():
         words = _words(text)
         overlap = len(words & first_words) / len(words) if words else 0.0
@@ -730,14 +742,16 @@ def _inline_text(el: html.HtmlElement) -> str:
 def _heading_pieces(el: html.HtmlElement) -> Iterator[str | None]:
     """The heading's text nodes, without the controls and code some themes put inside it
     (rustdoc's "Copy item path" <button>, inline <style>, <script>), a dateline <time>, a
-    heading nested in it, ``hidden`` elements, label chips and comment counts (a bubble with
-    "87" after a story's title); None where a block element or ``<br>`` breaks the line."""
+    heading nested in it, ``hidden`` elements, label chips, comment counts (a bubble with
+    "87" after a story's title) and the asides named by a class or id ("productSubtitle");
+    None where a block element or ``<br>`` breaks the line."""
     if el.text:
         yield el.text
     for child in el:
-        classes = (child.get("class") or "").lower().split()
+        classes = ((child.get("class") or "") + " " + (child.get("id") or "")).lower().split()
         if child.tag not in _HEADING_SKIP and child.get("hidden") is None and not (
-                _HEADING_LABELS & set(classes) or any("comment" in c for c in classes)):
+                _HEADING_HIDDEN & set(classes)
+                or any(part in c for c in classes for part in _HEADING_ASIDES)):
             block = child.tag in _BLOCK_TAGS
             if block:
                 yield None
