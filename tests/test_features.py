@@ -117,14 +117,18 @@ def test_headline_anchor_and_position_features() -> None:
 def test_char_counts_do_not_depend_on_batching(monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random(3)
     alphabet = ["a", "Z", " ", "\u3000", "字", "。", "!", "7", "$", "\U0001F600", "é"]
-    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 300))) + "x"
-             for _ in range(200)]
+    # Some nodes end in whitespace (the last codepoint is the last non-space one), some are
+    # longer than the batch of 97 below (classified alone, in slices).
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 300)))
+             + rng.choice(["x", "。", "\U0001F600", "7"])
+             + rng.choice(["", " ", "\u3000\n", "\u2028 "]) for _ in range(200)]
     whole = F._char_counts(texts)
     monkeypatch.setattr(F, "_CHUNK_CHARS", 97)
     batched = F._char_counts(texts)
     np.testing.assert_array_equal(whole[0], batched[0])
     np.testing.assert_array_equal(whole[1], batched[1])
     assert whole[0].sum() == sum(len(t) for t in texts)
+    assert whole[1].tolist() == [ord(t.rstrip()[-1]) for t in texts]
 
 
 def test_block_written_columns_stay_adjacent() -> None:

@@ -6,12 +6,12 @@ import sys
 import time
 
 import pytest
-from lxml import html
+from lxml import etree
 
 from newscrawl.extraction.parse import parse
 
 
-def text_of(root: html.HtmlElement) -> str:
+def text_of(root: etree._Element) -> str:
     return " ".join(" ".join(root.itertext()).split())
 
 
@@ -19,7 +19,7 @@ def text_of(root: html.HtmlElement) -> str:
                                   "<?xml version='1.0'?>", "plain words, no markup"])
 def test_always_returns_an_html_root(text: str) -> None:
     root = parse(text)
-    assert isinstance(root, html.HtmlElement)
+    assert isinstance(root, etree._Element)
     assert root.tag == "html"
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from lxml import etree, html
+from lxml import etree
 
 DROP = (
     "head", "script", "style", "noscript", "template", "iframe", "frame", "frameset", "svg",
@@ -115,7 +115,7 @@ def streams_segments(text: str) -> bool:
     return "hidden id=" in text and _SEGMENT_MARK.search(text) is not None
 
 
-def clean(root: html.HtmlElement, streamed: bool = True
+def clean(root: etree._Element, streamed: bool = True
           ) -> dict[etree._Element, tuple[int, int]]:
     """Clean ``root`` in place; return ``{block: (link characters, links)}``.
 

@@ -19,7 +19,7 @@ from functools import lru_cache
 from itertools import chain, islice
 from urllib.parse import unquote, urljoin, urlsplit
 
-from lxml import etree, html
+from lxml import etree
 
 from newscrawl.extraction.authors import (
     AUTHOR_LABEL,
@@ -71,6 +71,8 @@ _BYLINE = etree.XPath(
     " and not(self::link) and not(self::script) and not(self::style)]"
 )
 _ITEMPROP_NAME = etree.XPath(".//*[@itemprop='name']")
+_TEXT_CONTENT = etree.XPath("string()")
+"""An element's text, descendants included: what lxml.html's ``text_content()`` runs."""
 _BYLINE_SKIP = frozenset({"meta", "link", "script", "style", "img", "svg", "picture", "source",
                           "noscript", "template", "input", "button", "form"})
 _BYLINE_AFTER = 150
@@ -288,11 +290,11 @@ class _Collected:
     metas: dict[str, list[str]]
     scripts: list[str]
     title: str | None
-    h1s: list[html.HtmlElement]
-    times: list[html.HtmlElement]
+    h1s: list[etree._Element]
+    times: list[etree._Element]
     canonical: str | None
-    author_els: list[html.HtmlElement]
-    anchor: html.HtmlElement | None | bool = False
+    author_els: list[etree._Element]
+    anchor: etree._Element | None | bool = False
     """The headline element, once _headline has looked (False: not yet)."""
     after: _Walk | None = None
     """Texts after the headline, as far as read."""
@@ -302,7 +304,7 @@ class _Collected:
     """Plain strings of the ~400 texts below the headline, once read."""
 
 
-def _collect(root: html.HtmlElement) -> _Collected:
+def _collect(root: etree._Element) -> _Collected:
     """The head's and the microdata's metadata, in two reads: lxml's C iterator over six tag
     names, then one XPath for microdata properties (an attribute, so no tag iterator finds
     it). 0.36 -> 0.26 ms median on WCXB pages against one XPath union of both."""
@@ -328,7 +330,7 @@ def _collect(root: html.HtmlElement) -> _Collected:
     return c
 
 
-def _take_tagged(c: _Collected, el: html.HtmlElement) -> None:
+def _take_tagged(c: _Collected, el: etree._Element) -> None:
     tag = el.tag
     if tag == "meta":
         content = el.get("content")
@@ -366,7 +368,7 @@ def _take_tagged(c: _Collected, el: html.HtmlElement) -> None:
             c.metas.setdefault("image_src", []).append(el.get("href"))
 
 
-def _take_property(c: _Collected, el: html.HtmlElement) -> None:
+def _take_property(c: _Collected, el: etree._Element) -> None:
     """A microdata property outside <meta>: an author element, or a date, headline or section
     given as content, datetime or text."""
     prop = el.get("itemprop")
@@ -378,7 +380,7 @@ def _take_property(c: _Collected, el: html.HtmlElement) -> None:
     elif prop in ("datepublished", "datemodified") and _in_reply(el):
         pass  # a comment's or an answer's date, not the page's
     elif prop in _PROPERTY_VALUES:
-        value = el.get("content") or el.get("datetime") or el.text_content()
+        value = el.get("content") or el.get("datetime") or _TEXT_CONTENT(el)
         if value and value.strip():
             c.metas.setdefault(prop, []).append(value.strip())
 
@@ -388,7 +390,7 @@ _REPLY_TYPES = ("comment", "answer", "review")
 page, not the page: a comment's ``datePublished`` on a Q&A page is not the question's."""
 
 
-def _in_reply(el: html.HtmlElement) -> bool:
+def _in_reply(el: etree._Element) -> bool:
     for a in el.iterancestors():
         if a.get("itemscope") is not None:
             kind = ((a.get("itemtype") or "").rsplit("/", 1)[-1] + " "
@@ -478,7 +480,7 @@ def _words(text: str) -> set[str]:
     return set(_WORD.findall(text.casefold()))
 
 
-def _cut_source(heading: str, h1: html.HtmlElement) -> str:
+def _cut_source(heading: str, h1: etree._Element) -> str:
     """``Headline (latimes.com)`` to ``Headline`` when the <h1> links to that host: a link
     aggregator names the story's source. Not "Server rendering (Next.js)", which links nowhere
     of that name."""
@@ -495,7 +497,7 @@ def _cut_source(heading: str, h1: html.HtmlElement) -> str:
     return heading
 
 
-def _h1_ok(h1: html.HtmlElement, text: str, sites: list[str], site_words: set[str]) -> bool:
+def _h1_ok(h1: etree._Element, text: str, sites: list[str], site_words: set[str]) -> bool:
     """Not the logo or site name that some themes wrap in an <h1> (also a short form of it:
     "Garden News" on "Garden Update News", or the text beside a logo image), nor a
     page-header <h1> outside any article."""
@@ -518,7 +520,7 @@ def _h1_ok(h1: html.HtmlElement, text: str, sites: list[str], site_words: set[st
     return bool(ancestors & {"article", "main"}) or not ancestors & {"nav", "footer"}
 
 
-def _in_page_header(h1: html.HtmlElement) -> bool:
+def _in_page_header(h1: etree._Element) -> bool:
     """Inside a <header> that is not within the article: the site's banner, or a category
     page's title bar. Taken only when it agrees closely with the declared title."""
     ancestors = {a.tag for a in h1.iterancestors()}
@@ -544,8 +546,8 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
     # The site's name in "Headline - Site" agrees with any <h1> that names the site.
     stripped = [_strip_site(d, sites) for d in declared]
     declared_words = set().union(*map(_words, stripped))
-    h1s: list[tuple[str, html.HtmlElement]] = []
-    header_h1s: list[tuple[str, html.HtmlElement]] = []
+    h1s: list[tuple[str, etree._Element]] = []
+    header_h1s: list[tuple[str, etree._Element]] = []
     for h in c.h1s:
         text = _clip(_readable(_inline_text(h)), _MAX_TITLE)
         text = _cut_source(_rstrip_glyphs(text), h) if text else text
@@ -670,7 +672,7 @@ def _slug_words(url: str | None) -> set[str]:
             if w.isdigit() or not any(map(str.isdigit, w))}
 
 
-def _slug_heading(slug: set[str], h1s: list[tuple[str, html.HtmlElement]],
+def _slug_heading(slug: set[str], h1s: list[tuple[str, etree._Element]],
                   named: str | None) -> str | None:
     """The <h1> that the URL's slug was made from, when the declared title has drifted from it.
 
@@ -714,7 +716,7 @@ def _cut_descriptors(title: str) -> str:
 _CONNECTOR_LINE = re.compile(r"\n\s*(,|&|and|und|et|y|e|og|och|en|i|и|和|、)\s*\n", re.I)
 
 
-def _inline_text(el: html.HtmlElement) -> str:
+def _inline_text(el: etree._Element) -> str:
     """A heading's text as it renders: inline pieces run on as the markup writes them ("Planning
     <span>C</span>ycle", "Merrill<sup>®</sup>"), and a block element or ``<br>`` breaks the line,
     read as a space. Where the markup runs a word into a capitalised word or a bracket
@@ -739,7 +741,7 @@ def _inline_text(el: html.HtmlElement) -> str:
     return " ".join(out.split())
 
 
-def _heading_pieces(el: html.HtmlElement) -> Iterator[str | None]:
+def _heading_pieces(el: etree._Element) -> Iterator[str | None]:
     """The heading's text nodes, without the controls and code some themes put inside it
     (rustdoc's "Copy item path" <button>, inline <style>, <script>), a dateline <time>, a
     heading nested in it, ``hidden`` elements, label chips, comment counts (a bubble with
@@ -762,7 +764,7 @@ def _heading_pieces(el: html.HtmlElement) -> Iterator[str | None]:
             yield child.tail
 
 
-def _texts(el: html.HtmlElement) -> str:
+def _texts(el: etree._Element) -> str:
     """Text with a line between elements: ``<b>By</b><a>Jane</a>`` must not read "ByJane",
     and "Jane Doe" above "Updated 2 hours ago" must not become one name. A line that is only
     "and" or "," joins its neighbours back into one byline."""
@@ -770,7 +772,7 @@ def _texts(el: html.HtmlElement) -> str:
     return _CONNECTOR_LINE.sub(r" \1 ", text)
 
 
-def _byline_texts(el: html.HtmlElement) -> list[str]:
+def _byline_texts(el: etree._Element) -> list[str]:
     """What an author-hinted element says, or, when it holds a whole author box (name, bio,
     links), its first few short lines: the name comes first in such boxes."""
     value = el.get("content")
@@ -786,7 +788,7 @@ def _byline_texts(el: html.HtmlElement) -> list[str]:
     return [t for t in lines[:4] if len(t) <= _MAX_BYLINE_TEXT]
 
 
-def _in_comments(el: html.HtmlElement) -> bool:
+def _in_comments(el: etree._Element) -> bool:
     for a in el.iterancestors():
         cls = (a.get("class") or "") + " " + (a.get("id") or "")
         if "comment" in cls.lower() or a.tag in ("footer", "aside", "nav", "head"):
@@ -794,7 +796,7 @@ def _in_comments(el: html.HtmlElement) -> bool:
     return False
 
 
-def _is_byline(el: html.HtmlElement) -> bool:
+def _is_byline(el: etree._Element) -> bool:
     """Called on ~190 elements around the headline: attributes are read only when present and
     the hints tested with ``in`` (no generator), 0.39 -> 0.30 ms median per page."""
     tag = el.tag
@@ -820,21 +822,21 @@ def _is_byline(el: html.HtmlElement) -> bool:
 class _Text(str):
     """A text node's string, with the element that holds it (``getparent`` as in lxml)."""
 
-    holder: html.HtmlElement | None = None
+    holder: etree._Element | None = None
 
-    def getparent(self) -> html.HtmlElement | None:
+    def getparent(self) -> etree._Element | None:
         return self.holder
 
 
-def _text(text: str, holder: html.HtmlElement | None) -> _Text:
+def _text(text: str, holder: etree._Element | None) -> _Text:
     t = _Text(text)
     t.holder = holder
     return t
 
 
-def _iter_after(el: html.HtmlElement) -> Iterator[tuple[str, html.HtmlElement | None]]:
+def _iter_after(el: etree._Element) -> Iterator[tuple[str, etree._Element | None]]:
     """Non-blank texts after ``el`` (not inside it) in document order, with their holders."""
-    node: html.HtmlElement | None = el
+    node: etree._Element | None = el
     while node is not None:
         parent = node.getparent()
         if node.tail and not node.tail.isspace():
@@ -846,10 +848,10 @@ def _iter_after(el: html.HtmlElement) -> Iterator[tuple[str, html.HtmlElement | 
         node = parent
 
 
-def _iter_subtree(el: html.HtmlElement) -> Iterator[tuple[str, html.HtmlElement | None]]:
+def _iter_subtree(el: etree._Element) -> Iterator[tuple[str, etree._Element | None]]:
     """Non-blank texts inside ``el`` (its own tail excluded), document order, with holders.
     Scripts, styles and SVG drawings are skipped whole: their text is never a byline."""
-    stack: list[html.HtmlElement] = []
+    stack: list[etree._Element] = []
     walker = etree.iterwalk(el, events=("start", "end"))
     for event, e in walker:
         if event == "start":
@@ -875,9 +877,9 @@ class _Walk:
 
     __slots__ = ("rest", "texts")
 
-    def __init__(self, walk: Iterator[tuple[str, html.HtmlElement | None]]) -> None:
+    def __init__(self, walk: Iterator[tuple[str, etree._Element | None]]) -> None:
         self.texts: list[_Text] = []
-        self.rest: Iterator[tuple[str, html.HtmlElement | None]] | None = walk
+        self.rest: Iterator[tuple[str, etree._Element | None]] | None = walk
 
     def first(self, n: int) -> list[_Text]:
         wanted = n - len(self.texts)
@@ -889,21 +891,21 @@ class _Walk:
         return self.texts[:n]
 
 
-def _after_headline(c: _Collected, h1: html.HtmlElement, n: int) -> list[_Text]:
+def _after_headline(c: _Collected, h1: etree._Element, n: int) -> list[_Text]:
     """The first ``n`` texts after the headline, walked once per page for byline and date."""
     if c.after is None:
         c.after = _Walk(_iter_after(h1))
     return c.after.first(n)
 
 
-def _before_headline(c: _Collected, h1: html.HtmlElement, n: int) -> list[_Text]:
+def _before_headline(c: _Collected, h1: etree._Element, n: int) -> list[_Text]:
     """The last ``n`` texts before the headline, nearest first, walked once per page."""
     if c.before is None:
         c.before = _Walk(_iter_before(h1))
     return c.before.first(n)
 
 
-def _reversed_iter(el: html.HtmlElement) -> Iterator[html.HtmlElement]:
+def _reversed_iter(el: etree._Element) -> Iterator[etree._Element]:
     """``reversed(list(el.iter()))`` without listing the whole subtree first: a walk back from
     the headline that wants a few texts must not read every link of a mega-menu above it."""
     stack = [(el, reversed(el))]
@@ -917,9 +919,9 @@ def _reversed_iter(el: html.HtmlElement) -> Iterator[html.HtmlElement]:
             stack.append((child, reversed(child)))
 
 
-def _iter_before(el: html.HtmlElement) -> Iterator[tuple[str, html.HtmlElement | None]]:
+def _iter_before(el: etree._Element) -> Iterator[tuple[str, etree._Element | None]]:
     """Non-blank texts before ``el`` (not inside it), nearest first, with their holders."""
-    node: html.HtmlElement | None = el
+    node: etree._Element | None = el
     while node is not None:
         parent = node.getparent()
         for sib in node.itersiblings(preceding=True):
@@ -935,11 +937,11 @@ def _iter_before(el: html.HtmlElement) -> Iterator[tuple[str, html.HtmlElement |
         node = parent
 
 
-def _bylines_after(el: html.HtmlElement, limit: int) -> Iterator[html.HtmlElement]:
+def _bylines_after(el: etree._Element, limit: int) -> Iterator[etree._Element]:
     """The bylines (_is_byline) among the first ``limit`` elements after ``el``, in document
     order. One loop over lxml's element-only iterator, not a generator under islice and filter:
     the window is ~150 elements, each of which paid three Python layers."""
-    node: html.HtmlElement | None = el
+    node: etree._Element | None = el
     while node is not None:
         for sib in node.itersiblings():
             for e in sib.iter(etree.Element):
@@ -951,10 +953,10 @@ def _bylines_after(el: html.HtmlElement, limit: int) -> Iterator[html.HtmlElemen
         node = node.getparent()
 
 
-def _iter_elements_before(el: html.HtmlElement) -> Iterator[html.HtmlElement]:
+def _iter_elements_before(el: etree._Element) -> Iterator[etree._Element]:
     """Elements before ``el``, nearest first (XPath's ``preceding::*``, which reads the whole
     start of the document for its first 40: 0.14 -> 0.08 ms median)."""
-    node: html.HtmlElement | None = el
+    node: etree._Element | None = el
     while node is not None:
         for sib in node.itersiblings(preceding=True):
             for e in _reversed_iter(sib):
@@ -963,7 +965,7 @@ def _iter_elements_before(el: html.HtmlElement) -> Iterator[html.HtmlElement]:
         node = node.getparent()
 
 
-def _headline(root: html.HtmlElement, c: _Collected) -> html.HtmlElement | None:
+def _headline(root: etree._Element, c: _Collected) -> etree._Element | None:
     """The element bylines and dates are looked for around: the first <h1> with text, else
     (forum threads, some blogs) the first <h2> whose words are mostly in the declared title,
     else an empty <h1>. Found once per page and kept on ``c``."""
@@ -983,14 +985,14 @@ def _headline(root: html.HtmlElement, c: _Collected) -> html.HtmlElement | None:
     return found
 
 
-def _dom_authors(root: html.HtmlElement, c: _Collected) -> tuple[str, ...]:
+def _dom_authors(root: etree._Element, c: _Collected) -> tuple[str, ...]:
     """Names from the byline closest to the headline (microdata authors count as bylines).
 
     With a headline, only a window of elements around it is looked at, in order of distance
     (below it first: that is where bylines sit); without one, the whole page.
     """
     h1 = _headline(root, c)
-    candidates: Iterable[html.HtmlElement]
+    candidates: Iterable[etree._Element]
     if h1 is not None:
         # Lazily: a byline found just below the headline spares the rest of both windows.
         after = _bylines_after(h1, _BYLINE_AFTER)
@@ -1029,7 +1031,7 @@ def _byline_names(lines: list[str]) -> tuple[str, ...]:
     return ()
 
 
-def _text_byline(c: _Collected, h1: html.HtmlElement | None) -> tuple[str, ...]:
+def _text_byline(c: _Collected, h1: etree._Element | None) -> tuple[str, ...]:
     """A line that starts with "By" ("Von", "Par", "作者：" ...) just below the headline or just
     above it; failing that, a line labelled "Written by", "Author:", "Posted by" ... further down
     the article, where author boxes sit (comments, navigation and the page footer skipped)."""
@@ -1040,14 +1042,14 @@ def _text_byline(c: _Collected, h1: html.HtmlElement | None) -> tuple[str, ...]:
             or _far_byline(c, h1))
 
 
-def _strings_below(c: _Collected, h1: html.HtmlElement) -> list[str]:
+def _strings_below(c: _Collected, h1: etree._Element) -> list[str]:
     """The ~400 texts below the headline as plain strings, read once for byline and date."""
     if c.below is None:
         c.below = _following_strings(h1, _FAR_TEXTS)
     return c.below
 
 
-def _following_strings(el: html.HtmlElement, n: int) -> list[str]:
+def _following_strings(el: etree._Element, n: int) -> list[str]:
     """The first ``n`` non-blank texts after ``el``, as ``_FOLLOWING_STRINGS`` gives them.
 
     A positional predicate first lets libxml2 stop after 3n texts; with the blank test first
@@ -1061,7 +1063,7 @@ def _following_strings(el: html.HtmlElement, n: int) -> list[str]:
     return strings
 
 
-def _far_byline(c: _Collected, h1: html.HtmlElement) -> tuple[str, ...]:
+def _far_byline(c: _Collected, h1: etree._Element) -> tuple[str, ...]:
     """A labelled byline ("Written by", "Author:") in the ~400 texts below the headline. They
     are read as plain strings (one XPath call, no element objects); only at a line that starts
     like a label are the next few texts fetched with their elements."""
@@ -1109,7 +1111,7 @@ def _labelled_byline(texts: list, near: bool) -> tuple[str, ...]:  # noqa: C901
     return ()
 
 
-def _outside_article(el: html.HtmlElement, cell: bool, near: bool) -> bool:
+def _outside_article(el: etree._Element, cell: bool, near: bool) -> bool:
     """In a form ("By submitting ...", a review form's "Author" field); unless ``near`` the
     headline, also in comments, navigation or the page's own footer (a footer inside an article
     is the article's, and often holds its author box), and with ``cell`` in a table or
@@ -1132,7 +1134,7 @@ def _outside_article(el: html.HtmlElement, cell: bool, near: bool) -> bool:
     return False
 
 
-def _times_by_headline(c: _Collected, h1: html.HtmlElement | None) -> list[html.HtmlElement]:
+def _times_by_headline(c: _Collected, h1: etree._Element | None) -> list[etree._Element]:
     """The ``<time>``s to date a page by, in order: one marked as the publication's
     (``pubdate``, ``class=*publish*``, itemprop ``datePublished``), then one in the byline just
     under or just above the headline, then any other that is not above the headline."""
@@ -1146,17 +1148,17 @@ def _times_by_headline(c: _Collected, h1: html.HtmlElement | None) -> list[html.
     return times + [t for t in c.times if not _above(t, h1)]
 
 
-def _above(el: html.HtmlElement, h1: html.HtmlElement | None) -> bool:
+def _above(el: etree._Element, h1: etree._Element | None) -> bool:
     """On a source line before the headline's: a header's clock, a sidebar's list of posts.
     (A page minified onto one line keeps plain document order.)"""
     line = h1.sourceline if h1 is not None else None
     return bool(line and el.sourceline and el.sourceline < line)
 
 
-def _time_date(c: _Collected, url: str | None, times: list[html.HtmlElement]) -> str | None:
+def _time_date(c: _Collected, url: str | None, times: list[etree._Element]) -> str | None:
     """The date of the first of ``times`` that gives one."""
     for el in times:
-        value = el.get("datetime") or el.text_content()
+        value = el.get("datetime") or _TEXT_CONTENT(el)
         date = parse_date(value)
         if date:
             return _day_month(c, url, value, date)
@@ -1200,7 +1202,7 @@ def _date_label(text: str, previous: str) -> str:
     return text if _YEAR.search(previous) or len(previous) > 40 else text + " " + previous
 
 
-def _shown_date(c: _Collected, h1: html.HtmlElement | None, url: str | None = None,
+def _shown_date(c: _Collected, h1: etree._Element | None, url: str | None = None,
                 n_after: int = _TEXT_WINDOW_AFTER, n_before: int = _TEXT_WINDOW_BEFORE,
                 ) -> _Shown | None:
     """A date written out next to the headline ("Published March 5, 2024"), as a reader sees it.
@@ -1227,7 +1229,7 @@ def _shown_date(c: _Collected, h1: html.HtmlElement | None, url: str | None = No
     return updated
 
 
-def _update_or_caption(el: html.HtmlElement | None) -> bool:
+def _update_or_caption(el: etree._Element | None) -> bool:
     """The element or one of its near ancestors is a caption or is classed as an update date
     ("updated", "modified", "date-modified")."""
     for _ in range(4):
@@ -1262,7 +1264,7 @@ def _same_instant_day(day: str, declared: str) -> bool:
     return span[0] <= calendar_date.fromisoformat(day[:10]) <= span[1]
 
 
-def _byline_override(c: _Collected, h1: html.HtmlElement, declared: str,
+def _byline_override(c: _Collected, h1: etree._Element, declared: str,
                      modified: str | None) -> str | None:
     """The date printed in the byline area when it overrules the declared one (see
     _published). The texts are read as plain strings; the element behind a date is fetched
@@ -1285,11 +1287,11 @@ def _byline_override(c: _Collected, h1: html.HtmlElement, declared: str,
     return None
 
 
-def _strings_after(el: html.HtmlElement, limit: int) -> list[str]:
+def _strings_after(el: etree._Element, limit: int) -> list[str]:
     """The first ``limit`` non-blank texts after ``el`` as plain strings (script text included),
     read by lxml's C iterator: no element objects."""
     out: list[str] = []
-    node: html.HtmlElement | None = el
+    node: etree._Element | None = el
     while node is not None:
         tail = node.tail
         if tail and not tail.isspace():
@@ -1308,7 +1310,7 @@ def _strings_after(el: html.HtmlElement, limit: int) -> list[str]:
     return out[:limit]
 
 
-def _published(root: html.HtmlElement, c: _Collected, ld: JsonLd | None, url: str | None,
+def _published(root: etree._Element, c: _Collected, ld: JsonLd | None, url: str | None,
                modified: str | None) -> str | None:
     """The declared publication date, unless the byline under the headline prints another one
     that is neither the declared modification date nor the same day in another time zone or
@@ -1351,7 +1353,7 @@ def _published(root: html.HtmlElement, c: _Collected, ld: JsonLd | None, url: st
             or url_date(url) or _far_date(root, c, h1) or modified)
 
 
-def _printed_declaration(c: _Collected, ld: JsonLd | None, h1: html.HtmlElement,
+def _printed_declaration(c: _Collected, ld: JsonLd | None, h1: etree._Element,
                          declared: str) -> str:
     """When the JSON-LD ``datePublished`` and the first publication meta tag disagree (2018 in
     one, 2025 in the other), the one the byline under the headline prints, with whatever
@@ -1378,7 +1380,7 @@ def _publication_name(key: str) -> bool:
     return bool(_PUBLISHED_NAME.search(key)) and not _NOT_PUBLISHED_NAME.search(key)
 
 
-def _far_date(root: html.HtmlElement, c: _Collected, h1: html.HtmlElement | None) -> str | None:
+def _far_date(root: etree._Element, c: _Collected, h1: etree._Element | None) -> str | None:
     """A labelled date further down ("Posted on April 13, 2023" under the article, "Published
     On:" in a footer line), or one in an element classed as a date; below the headline, or from
     the top of the body on a page without one (a forum thread's first post). Read as plain
@@ -1415,7 +1417,7 @@ def _after_byline(strings: list[str], i: int) -> bool:
                or BY_ONLY.match(t) for t in strings[max(0, i - 2):i])
 
 
-def _date_classed(el: html.HtmlElement) -> bool:
+def _date_classed(el: etree._Element) -> bool:
     for a in (el, el.getparent()):
         if a is None:
             return False
@@ -1427,7 +1429,7 @@ def _date_classed(el: html.HtmlElement) -> bool:
     return False
 
 
-def _language(root: html.HtmlElement, c: _Collected, ld: JsonLd | None) -> str | None:
+def _language(root: etree._Element, c: _Collected, ld: JsonLd | None) -> str | None:
     html_el = root if root.tag == "html" else root.find(".//html")
     values = []
     if html_el is not None:
@@ -1509,7 +1511,7 @@ def _names_site(name: str, sites: set[str]) -> bool:
     return bool(k) and any(k == s or (len(k) >= 3 and k in s) for s in sites)
 
 
-def _authors(root: html.HtmlElement, c: _Collected, ld: JsonLd | None,
+def _authors(root: etree._Element, c: _Collected, ld: JsonLd | None,
              site_name: str | None) -> tuple[str, ...]:
     """The first source that names someone; the site's own name is only a last resort, since
     many sites put it in ``author`` while the byline on the page names the writer."""
@@ -1550,7 +1552,7 @@ def _date(values: list[str | None]) -> str | None:
     return None
 
 
-def extract_metadata(root: html.HtmlElement, url: str | None = None) -> Metadata:
+def extract_metadata(root: etree._Element, url: str | None = None) -> Metadata:
     """Read metadata from ``root`` (the uncleaned tree); never raises on malformed input.
 
     Each field is guarded on its own, so a source that trips one field (a number where a string
