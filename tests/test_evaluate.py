@@ -42,3 +42,22 @@ def test_pages_without_text_nodes_count_as_empty_extractions(tmp_path: Path) -> 
     every, with_text = scored["page_all_labelled"]["all"]["f1"], scored["page"]["all"]["f1"]
     assert abs(every - with_text * 8 / 9) < 1e-9
     assert "1 pages yield no text node" in format_report(result)
+
+
+def test_seeds_retrain_xgboost_on_the_same_folds_and_report_each_seed(tmp_path: Path) -> None:
+    base = tmp_path / "dev"
+    (base / "html").mkdir(parents=True)
+    (base / "ground-truth").mkdir()
+    for k in range(10):
+        body = f"{PROSE} Page {k} adds its own sentence about item {k}."
+        _write_page(base, f"{k:04d}",
+                    f"<html><body><nav><a href=/>Home</a> <a href=/n>News</a></nav>"
+                    f"<article><h1>Story {k}</h1><p>{body}</p><p>{PROSE}</p></article>"
+                    f"<footer>Copyright Example</footer></body></html>", f"{body}\n\n{PROSE}")
+
+    result = cross_validate(str(tmp_path), folds=2, models=["xgboost"], seeds=2)
+    seeds = result["models"]["xgboost"]["seed_page_f1"]
+    assert len(seeds) == 2
+    assert seeds[0] == result["models"]["xgboost"]["page"]["all"]["f1"]
+    assert all(0.0 <= f <= 1.0 for f in seeds)
+    assert "page F1 by training seed 0..1" in format_report(result)

@@ -39,6 +39,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"CV models to compare (default {','.join(MODELS)})")
     parser.add_argument("--no-trafilatura", action="store_true",
                         help="with --model/--metadata: skip the trafilatura comparison")
+    parser.add_argument("--seeds", type=int, default=1,
+                        help="train xgboost with seeds 0..N-1 on the same folds and print each "
+                             "seed's page F1: how far the figure moves by chance (default 1)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -52,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
     if args.model:
         result = score_model(args.data, args.model, args.limit, not args.no_trafilatura)
     else:
-        result = cross_validate(args.data, args.folds, args.limit, args.models.split(","))
+        result = cross_validate(args.data, args.folds, args.limit, args.models.split(","),
+                                args.seeds)
     print(json.dumps(result, indent=1) if args.json else format_report(result))
     return 0
 
@@ -108,7 +112,7 @@ def _fit_predict(name: str, X_tr, y_tr, w_tr, X_te) -> np.ndarray:
 
 
 def cross_validate(data_dir: str, folds: int = 5, limit: int | None = None,
-                   models: list[str] | tuple[str, ...] = MODELS) -> dict:
+                   models: list[str] | tuple[str, ...] = MODELS, seeds: int = 1) -> dict:
     """Grouped k-fold CV of the shipped two-stage model and the baselines on the same folds.
 
     ``xgboost`` is what ships (stage 1 + context stage, expected-F1 decoding); ``xgb_stage1`` is
@@ -159,6 +163,12 @@ def cross_validate(data_dir: str, folds: int = 5, limit: int | None = None,
             record("xgboost", oof.stage2, raw, seconds)
             record("xgb_stage1", oof.stage1, raw, sum(oof.fold_seconds))
             record("xgb_smoothed", oof.stage1, smoothed, sum(oof.fold_seconds))
+            seed_f1 = [result["models"]["xgboost"]["page"]["all"]["f1"]]
+            for seed in range(1, seeds):
+                again = out_of_fold(ds, splits, *default_stages(seed))
+                keep = [raw(lp.table, again.stage2[rows[i]]) for i, lp in enumerate(ds.pages)]
+                seed_f1.append(page_summary(dataset_page_scores(ds, keep.__getitem__))["all"]["f1"])
+            result["models"]["xgboost"]["seed_page_f1"] = seed_f1
             continue
         weights = row_weights(ds.X, ds.page_of_row)
         proba = np.zeros(len(y))
@@ -233,6 +243,12 @@ def format_report(result: dict) -> str:
                 f"{name} {m['page_all_labelled']['all']['f1']:.3f} / "
                 f"{m['page_all_labelled'].get('article', {}).get('f1', float('nan')):.3f} "
                 "articles" for name, m in entries.items() if "page_all_labelled" in m))
+    for name, m in entries.items():
+        if len(m.get("seed_page_f1", ())) > 1:
+            f = m["seed_page_f1"]
+            lines.append(f"{name}: page F1 by training seed 0..{len(f) - 1}: "
+                         + " ".join(f"{v:.3f}" for v in f)
+                         + f" (mean {statistics.fmean(f):.3f}, the shipped model is seed 0)")
     for name, m in entries.items():
         if "fold_page_f1" in m:
             f = m["fold_page_f1"]
