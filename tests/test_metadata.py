@@ -932,3 +932,21 @@ def test_title_h1_after_a_leading_brand_in_title_stays_when_the_slug_was_made_fr
     body = "<h1>Storm hits the coast</h1>"
     m = meta(page(head, body), "https://news.example.com/2025/storm-hits-the-coast")
     assert m.title == "Storm hits the coast"
+
+
+@pytest.mark.parametrize("blank_runs", [0, 1500])
+def test_texts_below_headline_match_xpath_reading(blank_runs: int) -> None:
+    """The plain strings below the headline (read without an XPath predicate) are, index for
+    index, the texts ``_FOLLOWING_TEXTS`` gives: blank as XPath sees it (a no-break space is
+    text), in nested elements and tails, and after a run of blank texts longer than the first
+    batch read."""
+    from newscrawl.extraction.metadata import _FOLLOWING_TEXTS, _following_strings
+
+    blanks = "<span> </span>\n" * blank_runs
+    body = ("<div><h1>Headline</h1> tail of h1 <p>one <b>two</b> three</p>\n<p>\u00a0</p></div>"
+            + blanks + "".join(f"<li>item {i}</li>\t" for i in range(500)))
+    h1 = parse(page(body=body)).find(".//h1")
+    strings = _following_strings(h1, 400)
+    assert len(strings) == 400
+    assert strings[:5] == [" tail of h1 ", "one ", "two", " three", "\u00a0"]
+    assert strings == [str(t) for t in _FOLLOWING_TEXTS(h1, n=400)]
