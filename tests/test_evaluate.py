@@ -20,16 +20,22 @@ def _write_page(base: Path, page_id: str, html: str, truth: str) -> None:
     (base / "ground-truth" / f"{page_id}.json").write_text(json.dumps(label), "utf-8")
 
 
-def test_pages_without_text_nodes_count_as_empty_extractions(tmp_path: Path) -> None:
+def _write_stories(tmp_path: Path, n: int) -> Path:
+    """``n`` article pages, each on its own domain, with a nav and a footer around the story."""
     base = tmp_path / "dev"
     (base / "html").mkdir(parents=True)
     (base / "ground-truth").mkdir()
-    for k in range(8):
+    for k in range(n):
         body = f"{PROSE} Page {k} adds its own sentence about item {k}."
         _write_page(base, f"{k:04d}",
                     f"<html><body><nav><a href=/>Home</a> <a href=/n>News</a></nav>"
                     f"<article><h1>Story {k}</h1><p>{body}</p><p>{body}</p></article>"
                     f"<footer>Copyright Example</footer></body></html>", body)
+    return base
+
+
+def test_pages_without_text_nodes_count_as_empty_extractions(tmp_path: Path) -> None:
+    base = _write_stories(tmp_path, 8)
     # Rendered by script only: nothing to classify, though the label has text.
     _write_page(base, "0100", "<html><body><div id=app></div><script>render()</script>"
                 "</body></html>", PROSE)
@@ -45,16 +51,7 @@ def test_pages_without_text_nodes_count_as_empty_extractions(tmp_path: Path) -> 
 
 
 def test_seeds_retrain_xgboost_on_the_same_folds_and_report_each_seed(tmp_path: Path) -> None:
-    base = tmp_path / "dev"
-    (base / "html").mkdir(parents=True)
-    (base / "ground-truth").mkdir()
-    for k in range(10):
-        body = f"{PROSE} Page {k} adds its own sentence about item {k}."
-        _write_page(base, f"{k:04d}",
-                    f"<html><body><nav><a href=/>Home</a> <a href=/n>News</a></nav>"
-                    f"<article><h1>Story {k}</h1><p>{body}</p><p>{PROSE}</p></article>"
-                    f"<footer>Copyright Example</footer></body></html>", f"{body}\n\n{PROSE}")
-
+    _write_stories(tmp_path, 10)
     result = cross_validate(str(tmp_path), folds=2, models=["xgboost"], seeds=2)
     seeds = result["models"]["xgboost"]["seed_page_f1"]
     assert len(seeds) == 2

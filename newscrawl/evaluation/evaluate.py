@@ -136,8 +136,11 @@ def cross_validate(data_dir: str, folds: int = 5, limit: int | None = None,
     textless = [(pg.page_type, *bag_prf("", pg.text or "", pg.script)) for pg in ds.textless]
     result["textless_pages"] = len(textless)
 
+    def kept(proba: np.ndarray, decode: Callable) -> list[np.ndarray]:
+        return [decode(lp.table, proba[rows[i]]) for i, lp in enumerate(ds.pages)]
+
     def record(name: str, proba: np.ndarray, decode: Callable, seconds: float) -> None:
-        keep = [decode(lp.table, proba[rows[i]]) for i, lp in enumerate(ds.pages)]
+        keep = kept(proba, decode)
         pages = dataset_page_scores(ds, keep.__getitem__)
         fold_f1 = [statistics.fmean(pages[i][3] for i in test) for _, test in splits]
         result["models"][name] = {
@@ -165,8 +168,7 @@ def cross_validate(data_dir: str, folds: int = 5, limit: int | None = None,
             record("xgb_smoothed", oof.stage1, smoothed, sum(oof.fold_seconds))
             seed_f1 = [result["models"]["xgboost"]["page"]["all"]["f1"]]
             for seed in range(1, seeds):
-                again = out_of_fold(ds, splits, *default_stages(seed))
-                keep = [raw(lp.table, again.stage2[rows[i]]) for i, lp in enumerate(ds.pages)]
+                keep = kept(out_of_fold(ds, splits, *default_stages(seed)).stage2, raw)
                 seed_f1.append(page_summary(dataset_page_scores(ds, keep.__getitem__))["all"]["f1"])
             result["models"]["xgboost"]["seed_page_f1"] = seed_f1
             continue
