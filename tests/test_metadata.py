@@ -761,9 +761,9 @@ def test_title_h1_without_dateline_label_chip_hidden_or_nested_heading():
 
 
 def test_title_h1_without_its_subtitle_tagline_or_screen_reader_text():
-    body = ('<main><h1>Black Edition<span class="pdp-header__tagline">Complete high-protein'
+    body = ('<main><h1>Night Edition<span class="pdp-header__tagline">Complete plant-based'
             " meal</span></h1></main>")
-    assert meta(page("<title>Black Edition | Shop</title>", body)).title == "Black Edition"
+    assert meta(page("<title>Night Edition | Shop</title>", body)).title == "Night Edition"
     body = ('<h1><span class="header__title">Evening Courses</span>'
             '<span class="header__subtitle">Learn at your own pace</span></h1>')
     assert meta(page("", body)).title == "Evening Courses"

@@ -198,7 +198,7 @@ _HEADING_LABELS = frozenset({"label", "badge"})
 _HEADING_HIDDEN = _HEADING_LABELS | _SCREEN_READER_ONLY
 _HEADING_ASIDES = ("comment", "subtitle", "tagline", "visuallyhidden")
 """Parts of class tokens of what a heading holds beside its headline: a comment count, a
-subtitle or tagline set in smaller type ("Black Edition" over "Complete high-protein meal"),
+subtitle or tagline set in smaller type ("Night Edition" over "Complete plant-based meal"),
 text kept for screen readers ("utils_visuallyHidden__x1" from CSS modules)."""
 _SOURCE_DOMAIN = re.compile(r"\s+\(((?:[\w-]+\.)+[a-z]{2,})\)$", re.I)
 """A link aggregator's source after a headline: "Grads Find No Jobs (latimes.com)"."""
@@ -718,7 +718,7 @@ def _inline_text(el: etree._Element) -> str:
     """A heading's text as it renders: inline pieces run on as the markup writes them ("Planning
     <span>C</span>ycle", "Merrill<sup>®</sup>"), and a block element or ``<br>`` breaks the line,
     read as a space. Where the markup runs a word into a capitalised word or a bracket
-    ("Black Edition<span>Complete meal</span>", "Equipment<span>(102+)</span>"), a style lays
+    ("Night Edition<span>Complete meal</span>", "Equipment<span>(102+)</span>"), a style lays
     them apart, so they are read apart too; a single letter before is a drop cap. No space
     before punctuation that closes a phrase ("<a>Metroid</a> , One")."""
     out = ""
