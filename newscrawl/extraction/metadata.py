@@ -236,7 +236,7 @@ _FUNCTION_WORDS = frozenset({
     "that", "de", "la", "le", "les", "et", "des", "du", "el", "los", "las", "y", "en", "di",
     "il", "e", "der", "die", "das", "und", "zu", "von"})
 """Words every title has: an <h1> sharing only these with the declared title does not agree
-with it ("Information and Resources" against "Superbugs: What They Are and How You Get
+with it ("Notes and Resources" against "Tidepools: What Lives There and How to Visit
 Them")."""
 _RDFA_PREFIX = re.compile(r"^(dc|dcterms):")
 _LANG_TAG = re.compile(r"^[a-zA-Z]{2,3}(?:[-_][a-zA-Z0-9]{2,8})*$")
@@ -715,8 +715,8 @@ _CONNECTOR_LINE = re.compile(r"\n\s*(,|&|and|und|et|y|e|og|och|en|i|и|和|、)\
 
 
 def _inline_text(el: etree._Element) -> str:
-    """A heading's text as it renders: inline pieces run on as the markup writes them ("Planning
-    <span>C</span>ycle", "Merrill<sup>®</sup>"), and a block element or ``<br>`` breaks the line,
+    """A heading's text as it renders: inline pieces run on as the markup writes them ("Harvest
+    <span>C</span>ycle", "Acme<sup>®</sup>"), and a block element or ``<br>`` breaks the line,
     read as a space. Where the markup runs a word into a capitalised word or a bracket
     ("Night Edition<span>Complete meal</span>", "Equipment<span>(102+)</span>"), a style lays
     them apart, so they are read apart too; a single letter before is a drop cap. No space
@@ -1252,7 +1252,7 @@ def _days_apart(a: str, b: str) -> int:
 def _same_instant_day(day: str, declared: str) -> bool:
     """``day`` may be the declared moment's day in another time zone: a day off a declared
     timestamp with an offset only when some zone (UTC-12 to UTC+14) puts the moment on that
-    day (2025-12-19T22:02Z is the 19th or the 20th, never the 18th); a day either way when the
+    day (2025-11-13T22:47Z is the 13th or the 14th, never the 12th); a day either way when the
     declaration gives no offset."""
     span = zone_days(declared)
     if span is None:
