@@ -674,10 +674,10 @@ def test_title_h1_pieces_run_on_as_the_markup_writes_them():
     def h1(inner: str) -> str | None:
         return meta(page("<title>Planning</title>", f"<main><h1>{inner}</h1></main>")).title
     # A drop cap, a trademark sign, a possessive and a namespace separator are one word.
-    assert h1('Your Planning <span class="cap">C</span>ycle') == "Your Planning Cycle"
+    assert h1('A Planning <span class="cap">C</span>anvas') == "A Planning Canvas"
     assert h1("Brightwater<sup>®</sup> Planning Tool") == "Brightwater® Planning Tool"
     assert h1("<a>Ada Ruiz</a>'s Planning") == "Ada Ruiz's Planning"
-    assert h1("Cut Your Plan<span>\u200b</span>ning") == "Cut Your Planning"
+    assert h1("Better Plan<span>\u200b</span>ning") == "Better Planning"
     assert h1("<span>Category</span><span>:</span><span>Planning</span>") == (
         "Category:Planning")
     # A block element, a <br> or whitespace in the markup breaks the words apart.
@@ -832,15 +832,16 @@ def test_title_h1_sharing_only_function_words_with_the_declared_title_does_not_a
 
 
 def test_title_section_h1_sharing_one_word_with_the_declared_title_does_not_agree():
-    # A post whose theme puts every subhead in an <h1>: "Small models!" shares "models" only.
-    head = '<meta property="og:title" content="Adventures with small language models">'
-    body = ("<h1>Data Notes</h1><article><h1>Why size matters</h1><h1>Getting started</h1>"
-            "<h1>So many models!</h1></article>")
-    assert meta(page(head, body)).title == "Adventures with small language models"
+    # A post whose theme puts every subhead in an <h1>: "So much sourdough!" shares
+    # "sourdough" only.
+    head = '<meta property="og:title" content="Field notes on backyard sourdough baking">'
+    body = ("<h1>Kitchen Log</h1><article><h1>Why flour matters</h1><h1>Getting started</h1>"
+            "<h1>So much sourdough!</h1></article>")
+    assert meta(page(head, body)).title == "Field notes on backyard sourdough baking"
     # With fewer <h1>s the same single word still agrees, and a section <h1> that is the whole
     # stripped declared title is the headline.
-    body = "<h1>Data Notes</h1><article><h1>So many models!</h1></article>"
-    assert meta(page(head, body)).title == "So many models!"
+    body = "<h1>Kitchen Log</h1><article><h1>So much sourdough!</h1></article>"
+    assert meta(page(head, body)).title == "So much sourdough!"
     head = "<title>Charges | Payments Docs</title>"
     body = ("<h1>Docs</h1><h1>Guides</h1><h1>Reference</h1><main><h1>Charges</h1></main>")
     assert meta(page(head, body), "https://docs.example/charges").title == "Charges"
