@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from lxml import etree
 
 from .article import Article
 from .assemble import assemble, choose_nodes
@@ -40,8 +43,14 @@ class PageNodes:
 
 
 def page_nodes(body: bytes | str, url: str | None = None, *, content_type: str | None = None,
-               max_bytes: int = 20_000_000) -> PageNodes:
-    """Decode, parse, read metadata, clean and compute node features; never raises on bad input."""
+               max_bytes: int = 20_000_000,
+               respell: Callable[[etree._Element, Metadata], Metadata] | None = None
+               ) -> PageNodes:
+    """Decode, parse, read metadata, clean and compute node features; never raises on bad input.
+
+    ``respell`` is training's way in (``training.respell``): it rewrites the parsed tree's
+    text, and returns the metadata to match, before cleaning.
+    """
     page = PageNodes(url=url)
     if len(body) > max_bytes:
         page.reason = "too_large"
@@ -56,6 +65,8 @@ def page_nodes(body: bytes | str, url: str | None = None, *, content_type: str |
     root = parse(text, utf8)
     t2 = time.perf_counter()
     page.meta = extract_metadata(root, url)
+    if respell is not None:
+        page.meta = respell(root, page.meta)
     t3 = time.perf_counter()
     links = clean(root, streams_segments(text))
     t4 = time.perf_counter()
