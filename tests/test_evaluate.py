@@ -58,3 +58,8 @@ def test_seeds_retrain_xgboost_on_the_same_folds_and_report_each_seed(tmp_path: 
     assert seeds[0] == result["models"]["xgboost"]["page"]["all"]["f1"]
     assert all(0.0 <= f <= 1.0 for f in seeds)
     assert "page F1 by training seed 0..1" in format_report(result)
+    # Every page's copy in ideographs is scored on the original's words.
+    respelled = result["models"]["xgboost"]["respelled"]
+    assert respelled["copies"]["all"]["n"] == respelled["originals"]["all"]["n"] == 10
+    assert 0.0 <= respelled["copies"]["all"]["f1"] <= 1.0
+    assert "10 pages respelled in ideographs" in format_report(result)

@@ -14,6 +14,7 @@ from ..evaluation.datasets import Page, load_pages
 from ..extraction.extractor import page_nodes
 from ..extraction.features import FEATURE_NAMES, FEATURE_VERSION, NodeTable
 from .labels import label_nodes
+from .respell import respell
 
 
 @dataclass(slots=True)
@@ -21,6 +22,24 @@ class LabelledPage:
     page: Page
     table: NodeTable
     y: np.ndarray
+
+
+@dataclass(slots=True)
+class RespelledCopies:
+    """Pages respelled in ideographs (``respell``), node for node: their labels are their
+    originals' and they fall in their originals' folds."""
+
+    tables: list[NodeTable]
+    origin: np.ndarray
+    """Per copy, the index of its original in ``NodeDataset.pages``."""
+    X: np.ndarray
+    y: np.ndarray
+    page_of_row: np.ndarray
+    """Per row, the index of its copy."""
+
+    @property
+    def origin_of_row(self) -> np.ndarray:
+        return self.origin[self.page_of_row]
 
 
 @dataclass(slots=True)
@@ -36,6 +55,7 @@ class NodeDataset:
     textless: list[Page]
     """Labelled pages that yield no text node (nothing to train on): a benchmark still counts
     them, as empty extractions."""
+    copies: RespelledCopies
 
     @property
     def groups(self) -> np.ndarray:
@@ -45,11 +65,18 @@ class NodeDataset:
 
 def build_dataset(data_dir: str | Path, limit: int | None = None,
                   verbose: bool = True) -> NodeDataset:
-    """Run every labelled page through ``page_nodes`` and label its nodes."""
+    """Run every labelled page through ``page_nodes`` and label its nodes, and make a copy of
+    each respelled in ideographs.
+
+    A copy whose cleaned tree has other text nodes than its original (cleaning reads some
+    texts: "Your browser does not support JavaScript") is left out: it has no labels.
+    """
     t0 = time.perf_counter()
     digest = hashlib.sha256()
     pages: list[LabelledPage] = []
     textless: list[Page] = []
+    copies: list[NodeTable] = []
+    origin: list[int] = []
     for n, page in enumerate(load_pages(data_dir, limit), 1):
         digest.update(page.page_id.encode())
         digest.update(hashlib.sha256(page.body).digest())
@@ -61,11 +88,22 @@ def build_dataset(data_dir: str | Path, limit: int | None = None,
             textless.append(page)
             continue
         pages.append(LabelledPage(page, nodes.table, label_nodes(nodes.table.texts, page.text)))
+        copy = page_nodes(page.body, page.url, respell=respell).table
+        if copy is not None and len(copy) == len(nodes.table):
+            copies.append(copy)
+            origin.append(len(pages) - 1)
         if verbose and n % 250 == 0:
             print(f"  {n} pages featurised", file=sys.stderr)
     X = np.concatenate([lp.table.X for lp in pages]) if pages else np.zeros((0, len(FEATURE_NAMES)))
     y = np.concatenate([lp.y for lp in pages]) if pages else np.zeros(0)
     page_of_row = np.repeat(np.arange(len(pages)), [len(lp.y) for lp in pages])
     assert X.shape[1] == len(FEATURE_NAMES), FEATURE_VERSION
+    origin_a = np.asarray(origin, dtype=np.int64)
+    respelled = RespelledCopies(
+        copies, origin_a,
+        np.concatenate([t.X for t in copies]) if copies else X[:0],
+        np.concatenate([pages[i].y for i in origin]) if copies else y[:0],
+        np.repeat(np.arange(len(copies)), [len(t) for t in copies]),
+    )
     return NodeDataset(pages, X, y, page_of_row, digest.hexdigest(), time.perf_counter() - t0,
-                       textless)
+                       textless, respelled)

@@ -18,7 +18,7 @@ import numpy as np
 import xgboost as xgb
 
 from ..extraction.context import CONTEXT_NAMES, context_features
-from ..extraction.features import FEATURE_NAMES, FEATURE_VERSION, node_chars
+from ..extraction.features import FEATURE_NAMES, FEATURE_VERSION, NodeTable, node_chars
 from .dataset import NodeDataset
 
 
@@ -107,47 +107,72 @@ def page_rows(ds: NodeDataset) -> list[np.ndarray]:
     return np.split(np.arange(len(ds.y)), np.cumsum([len(lp.y) for lp in ds.pages])[:-1])
 
 
-def context_matrix(ds: NodeDataset, proba: np.ndarray) -> np.ndarray:
-    rows = page_rows(ds)
-    return np.concatenate([context_features(lp.table, proba[rows[i]])
-                           for i, lp in enumerate(ds.pages)])
+def context_matrix(tables: Sequence[NodeTable], proba: np.ndarray) -> np.ndarray:
+    """Stage 2's rows for pages stacked in ``tables`` order, from their stage-1 ``proba``."""
+    if not tables:
+        return np.zeros((0, len(CONTEXT_NAMES)), dtype=np.float32)
+    ends = np.cumsum([len(t) for t in tables])
+    return np.concatenate([context_features(t, p)
+                           for t, p in zip(tables, np.split(proba, ends[:-1]), strict=True)])
+
+
+def with_copies(ds: NodeDataset, X: np.ndarray, X_copies: np.ndarray,
+                pages: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Training rows, labels and weights of ``pages`` (all when None) and their respelled
+    copies: ``X`` and ``X_copies`` are the originals' and the copies' rows of one stage."""
+    c = ds.copies
+    own = slice(None) if pages is None else np.isin(ds.page_of_row, pages)
+    copied = slice(None) if pages is None else np.isin(c.origin_of_row, pages)
+    return (np.concatenate((X[own], X_copies[copied])),
+            np.concatenate((ds.y[own], c.y[copied])) > 0.5,
+            np.concatenate((row_weights(ds.X, ds.page_of_row)[own],
+                            row_weights(c.X, c.page_of_row)[copied])))
 
 
 @dataclass(slots=True)
 class StackedPredictions:
-    """Out-of-fold probabilities of both stages, and the context matrix built from stage 1."""
+    """Out-of-fold probabilities of both stages, and the context matrix built from stage 1,
+    for the pages and for their respelled copies."""
 
     stage1: np.ndarray
     stage2: np.ndarray
     X_context: np.ndarray
     fold_seconds: list[float]
+    copies_stage2: np.ndarray
+    X_copies_context: np.ndarray
 
 
 def out_of_fold(ds: NodeDataset, splits: Sequence[tuple[np.ndarray, np.ndarray]],
                 stage1: NodeClassifier, stage2: NodeClassifier,
                 log: Callable[[str], None] = lambda _: None) -> StackedPredictions:
-    """Each page's probabilities from models that never saw its domain.
+    """Each page's probabilities, and each copy's, from models that never saw its domain.
 
     Stage 2's training rows carry context from stage-1 models that did see the test fold's
     pages (they come from the other folds' out-of-fold runs); that can flatter stage 2
     slightly, never stage 1, and both stages' scores are reported.
     """
-    y = ds.y > 0.5
-    weights = row_weights(ds.X, ds.page_of_row)
-    p1 = np.zeros(len(y))
+    c = ds.copies
+    p1, p1c = np.zeros(len(ds.y)), np.zeros(len(c.y))
     seconds = []
     for k, (train_pages, _) in enumerate(splits):
         t0 = time.perf_counter()
-        tr = np.isin(ds.page_of_row, train_pages)
-        p1[~tr] = stage1.clone().fit(ds.X[tr], y[tr], weights[tr]).predict_proba(ds.X[~tr])
+        model = stage1.clone().fit(*with_copies(ds, ds.X, c.X, train_pages))
+        test = ~np.isin(ds.page_of_row, train_pages)
+        test_copies = ~np.isin(c.origin_of_row, train_pages)
+        p1[test] = model.predict_proba(ds.X[test])
+        p1c[test_copies] = model.predict_proba(c.X[test_copies])
         seconds.append(time.perf_counter() - t0)
         log(f"  stage 1, fold {k + 1}/{len(splits)}: {seconds[-1]:.0f} s")
-    X2 = context_matrix(ds, p1)
-    p2 = np.zeros(len(y))
+    X2 = context_matrix([lp.table for lp in ds.pages], p1)
+    X2c = context_matrix(c.tables, p1c)
+    p2, p2c = np.zeros(len(ds.y)), np.zeros(len(c.y))
     for k, (train_pages, _) in enumerate(splits):
         t0 = time.perf_counter()
-        tr = np.isin(ds.page_of_row, train_pages)
-        p2[~tr] = stage2.clone().fit(X2[tr], y[tr], weights[tr]).predict_proba(X2[~tr])
+        model = stage2.clone().fit(*with_copies(ds, X2, X2c, train_pages))
+        test = ~np.isin(ds.page_of_row, train_pages)
+        test_copies = ~np.isin(c.origin_of_row, train_pages)
+        p2[test] = model.predict_proba(X2[test])
+        p2c[test_copies] = model.predict_proba(X2c[test_copies])
         seconds[k] += time.perf_counter() - t0
     log("  stage 2 done")
-    return StackedPredictions(p1, p2, X2, seconds)
+    return StackedPredictions(p1, p2, X2, seconds, p2c, X2c)
