@@ -63,3 +63,19 @@ def test_seeds_retrain_xgboost_on_the_same_folds_and_report_each_seed(tmp_path: 
     assert respelled["copies"]["all"]["n"] == respelled["originals"]["all"]["n"] == 10
     assert 0.0 <= respelled["copies"]["all"]["f1"] <= 1.0
     assert "10 pages respelled in ideographs" in format_report(result)
+
+
+def test_a_saved_model_is_also_scored_on_each_page_respelled_in_ideographs(tmp_path: Path) -> None:
+    from newscrawl.evaluation.evaluate import respelled_text, score_model
+    from newscrawl.extraction import Extractor
+    from newscrawl.extraction.extractor import DEFAULT_MODEL
+
+    base = _write_stories(tmp_path, 3)
+    result = score_model(str(tmp_path), DEFAULT_MODEL, with_trafilatura=False)
+    assert set(result["tools"]) == {"newscrawl", "respelled"}
+    assert result["tools"]["respelled"]["page"]["all"]["n"] == 3
+    assert "respelled: newscrawl on the 3 pages" in format_report(result)
+    # The copy's choice is read from the page as written: the story's own words come back.
+    body = gzip.decompress((base / "html" / "0001.html.gz").read_bytes())
+    text = respelled_text(Extractor().model, body, "https://site0001.example/news/0001")
+    assert "breakwater" in text and "Page 1 adds its own sentence" in text

@@ -195,7 +195,9 @@ def model_card(args: argparse.Namespace, ds, stage1, stage2, scores: dict, ceili
     for check in checks:
         lines += ["", f"## Scored on {check['data']} (never trained on)", "",
                   f"Page F1 of the finished model and of trafilatura on the same pages "
-                  f"({check['skipped']} pages without a label skipped).", ""]
+                  f"({check['skipped']} pages without a label skipped); `respelled`: the "
+                  "model on each page respelled in ideographs without spaces, its kept nodes "
+                  "read from the page as written.", ""]
         lines += _score_table(check["tools"], with_node=False)
     lines += [
         "",
