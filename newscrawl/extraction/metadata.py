@@ -27,6 +27,8 @@ from newscrawl.extraction.authors import (
     AUTHOR_LABELLED,
     BY_ONLY,
     BY_PREFIX,
+    CJK_CREDIT_LEAD,
+    cjk_credit,
     clean_authors,
     invert_name,
 )
@@ -86,6 +88,12 @@ _LABEL_STARTS = re.compile("\0" + AUTHOR_LABEL_START.pattern, AUTHOR_LABEL_START
 """AUTHOR_LABEL_START at the start of a text, in texts joined by NUL."""
 _LABEL_LOOKAHEAD = 8
 _LABEL_TRIES = 3
+_CJK_CREDIT_CHARS = ("记", "記", "报道", "報道", "作者", "撰", "文/", "文／", "文・",
+                     "讯员", "訊員", "实习", "實習", "筆者", "笔者")
+"""Substrings one of which a Chinese or Japanese credit line holds (tested before any regex)."""
+_CJK_CREDIT_HINT = re.compile(r"记者|記者|报道|報道|作者|撰|文[/／・]|讯员|訊員|实习|實習"
+                              r"|筆者|笔者")
+_CJK_CREDIT_TRIES = 12
 _FOLLOWING_TEXTS = etree.XPath("following::text()[normalize-space()][position() <= $n]")
 _FOLLOWING_ALL = etree.XPath("following::text()", smart_strings=False)
 _XPATH_SPACE = " \t\r\n"
@@ -1005,7 +1013,7 @@ def _dom_authors(root: etree._Element, c: _Collected) -> tuple[str, ...]:
             names = _byline_names(text.split("\n"))
             if names:
                 return names
-    return _text_byline(c, h1)
+    return _text_byline(root, c, h1)
 
 
 def _byline_names(lines: list[str]) -> tuple[str, ...]:
@@ -1029,15 +1037,58 @@ def _byline_names(lines: list[str]) -> tuple[str, ...]:
     return ()
 
 
-def _text_byline(c: _Collected, h1: etree._Element | None) -> tuple[str, ...]:
+def _text_byline(root: etree._Element, c: _Collected,
+                 h1: etree._Element | None) -> tuple[str, ...]:
     """A line that starts with "By" ("Von", "Par", "作者：" ...) just below the headline or just
     above it; failing that, a line labelled "Written by", "Author:", "Posted by" ... further down
     the article, where author boxes sit (comments, navigation and the page footer skipped)."""
     if h1 is None:
-        return ()
+        return _cjk_byline(_strings_down(root, c, h1))
     return (_labelled_byline(_after_headline(c, h1, _BYLINE_TEXTS), near=True)
             or _labelled_byline(_before_headline(c, h1, _BYLINE_TEXTS_BEFORE)[::-1], near=True)
-            or _far_byline(c, h1))
+            or _far_byline(c, h1)
+            or _cjk_byline(_strings_below(c, h1)))
+
+
+def _strings_down(root: etree._Element, c: _Collected, h1: etree._Element | None) -> list[str]:
+    """The ~400 texts below the headline, or from the top of the body on a page without one."""
+    if h1 is not None:
+        return _strings_below(c, h1)
+    if c.below is None:
+        c.below = _BODY_STRINGS(root, n=_FAR_TEXTS)
+    return c.below
+
+
+def _cjk_byline(strings: list[str]) -> tuple[str, ...]:
+    """A Chinese or Japanese credit line ("记者 张三", "（张三 上海报道）", "作者：张三"), under
+    the headline or at the article's end, where such pages put it; on old table layouts without
+    an <h1>, anywhere from the top. A credit's label may stand alone with the names in the next
+    text ("本报记者" / "张三 李四"), so up to four texts are read as one line.
+
+    Cheap on other pages: a few substring tests on the joined texts before any regex."""
+    joined = "\0".join(strings)
+    if not any(k in joined for k in _CJK_CREDIT_CHARS):
+        return ()
+    tries = 0
+    for m in _CJK_CREDIT_HINT.finditer(joined):
+        i = joined.count("\0", 0, m.start())
+        tries += 1
+        if tries > _CJK_CREDIT_TRIES:
+            break
+        text = strings[i]
+        if len(text) > _MAX_BYLINE_TEXT and not text.rstrip().endswith(("）", ")")):
+            continue
+        credit = cjk_credit(text)
+        if credit is None and CJK_CREDIT_LEAD.fullmatch(text.strip()):
+            for n in (4, 2):
+                credit = cjk_credit(" ".join(s.strip() for s in strings[i:i + n]))
+                if credit:
+                    break
+        if credit:
+            names = clean_authors([credit])
+            if names:
+                return names
+    return ()
 
 
 def _strings_below(c: _Collected, h1: etree._Element) -> list[str]:
