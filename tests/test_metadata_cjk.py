@@ -78,3 +78,15 @@ def test_reporter_mentioned_in_prose_and_editor_are_not_authors() -> None:
     body = (f"<h1>新公园开放</h1><p>记者看到，公园里人很多。</p>{PROSE}"
             "<p>责任编辑：周大山</p>")
     assert meta(body).authors == ()
+
+
+def test_chinese_day_with_clock_time_dates_a_page_without_a_label() -> None:
+    body = ('<table><tr><td><font size="5">新公园开放</font></td></tr>'
+            "<tr><td>NEWS.EXAMPLE　2019年4月8日 07:45　晨光报</td></tr>"
+            f"<tr><td>{PROSE}<p>2018年5月1日，公园开始动工。</p></td></tr></table>")
+    assert meta(body).published == "2019-04-08T07:45:00"
+
+
+def test_chinese_day_without_a_time_or_label_is_not_the_publication_date() -> None:
+    body = f"<table><tr><td>{PROSE}<p>2018年5月1日</p></td></tr></table>"
+    assert meta(body).published is None

@@ -105,6 +105,9 @@ _DATE_LABEL = re.compile(r"(?i)\b(?:posted|published|updated|written|post (?:tim
                          r"|gepubliceerd|publicerad|opublikowano|опубликовано|yayınlan"
                          r"|发布|发表|發佈|發表|更新时间|时间[：:]|日期[：:]|公開日|投稿日|掲載日"
                          r"|작성일|등록일|입력")
+_CJK_STAMP = re.compile(r"\d{4}\s*年\s*\d{1,2}\s*月\s*\d{1,2}\s*日\s*\d{1,2}[:：]\d{2}")
+"""A day written out in Chinese or Japanese with the time to the minute ("2024年3月5日 08:19"):
+a publication stamp, as a date mentioned in prose carries no clock time."""
 _DATE_HINTS = ("date", "publish", "posted", "byline", "author", "time")
 _NOT_DATE_HINTS = ("review", "card", "stock", "sale", "event")
 """Classes of dates that are not the page's: a review's, a teaser card's, a sale's."""
@@ -1451,7 +1454,7 @@ def _far_date(root: etree._Element, c: _Collected, h1: etree._Element | None) ->
         label = t if i == 0 or len(strings[i - 1]) > 40 else strings[i - 1] + " " + t
         if _NOT_PUBLISHED.search(label):
             continue
-        if _DATE_LABEL.search(label) or _date_classed(holder) or (
+        if _DATE_LABEL.search(label) or _date_classed(holder) or _CJK_STAMP.search(t) or (
                 h1 is not None and _after_byline(strings, i)):
             return date
     return None
