@@ -90,3 +90,28 @@ def test_chinese_day_with_clock_time_dates_a_page_without_a_label() -> None:
 def test_chinese_day_without_a_time_or_label_is_not_the_publication_date() -> None:
     body = f"<table><tr><td>{PROSE}<p>2018年5月1日</p></td></tr></table>"
     assert meta(body).published is None
+
+
+def meta_with_head(head: str, body: str) -> Metadata:
+    markup = f'<html lang="zh-CN"><head>{head}</head><body>{body}</body></html>'
+    return extract_metadata(parse(markup), "https://news.example/a/1.html")
+
+
+@pytest.mark.parametrize("outlet", ["晨光新闻网", "江城日报", "news-example.com"])
+def test_outlet_in_the_author_meta_yields_to_the_reporter_credit(outlet: str) -> None:
+    head = f'<meta name="author" content="{outlet}">'
+    body = f"<h1>新公园开放</h1>{PROSE}<p>（记者 林小雨）</p>"
+    assert meta_with_head(head, body).authors == ("林小雨",)
+    assert meta_with_head(head, f"<h1>新公园开放</h1>{PROSE}").authors == (outlet,)
+
+
+def test_outlet_in_a_byline_element_yields_to_the_reporter_credit() -> None:
+    body = (f'<h1>新公园开放</h1><div class="article-author"><a>晨光新闻网</a></div>{PROSE}'
+            "<p>晨光报记者 林小雨 杭州报道</p>")
+    assert meta(body).authors == ("林小雨",)
+
+
+def test_author_box_counters_are_not_names() -> None:
+    body = ('<h1>新公园开放</h1><div class="author-card"><span>文章</span><b>12</b>'
+            f"<span>粉丝</span><b>300</b></div>{PROSE}<p>记者 林小雨</p>")
+    assert meta(body).authors == ("林小雨",)

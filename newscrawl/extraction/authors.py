@@ -108,6 +108,10 @@ _GENERIC = frozenset({
     "admin", "administrator", "staff", "editor", "editors", "redaction", "rédaction", "redaktion",
     "guest", "anonymous", "unknown", "null", "none", "undefined", "user", "author", "webmaster",
     "on", "via",
+    # Chinese author boxes' and fields' words: article (count), reads, fans, follow, comments,
+    # share, anonymous (佚名, 匿名), this site, original, reposted, unknown
+    "文章", "阅读", "閱讀", "总阅读", "總閱讀", "粉丝", "粉絲", "关注", "關注", "评论", "評論",
+    "分享", "收藏", "佚名", "匿名", "本站", "原创", "原創", "转载", "轉載", "未知",
 })
 _COLLECTIVE = frozenset({"staff", "desk", "team", "editors", "newsroom", "redaktion",
                          "rédaction", "redacción", "redazione"})
