@@ -129,7 +129,10 @@ CJK_CREDIT_LEAD = re.compile(
     r"|(?:作者|撰文|文字?|图文|圖文|筆者|笔者)\s*[:：/／・])\s*"
 )
 """A reporter's credit with its outlet ("本报记者", "新华日报·XX记者") or a writer's label."""
-_CJK_REPORTED = re.compile(rf"\s+[{_HAN}]{{2,10}}(?:报道|報道)$|\s*(?:发自|發自)[{_HAN}]{{2,8}}$")
+_CJK_REPORTED = re.compile(rf"(?:\s+|\s*[/／]\s*)[{_HAN}]{{2,10}}(?:报道|報道|報導|报导)$"
+                           rf"|\s*(?:发自|發自)[{_HAN}]{{2,8}}$")
+"""Where the reporter filed from, after the names: "上海报道", Taiwan's "／台北報導", "发自北京"."""
+_CJK_ROLE_GLUED = re.compile(r"^\S{0,12}?(?:记者|記者|通讯员|通訊員|实习生|實習生)\s*[:：]?\s*")
 _CJK_CREDIT_NAME = re.compile(
     rf"[{_HAN}]{{2,4}}|[{_HAN}]{{1,6}}(?:[·・•][{_HAN}]{{1,6}})+|[A-Za-z][\w.-]{{1,29}}")
 _CJK_BRACKETS = "（()）【】[] \u3000"
@@ -153,17 +156,17 @@ def cjk_credit(text: str) -> str | None:
     text = text.strip(_CJK_BRACKETS)
     reported = _CJK_REPORTED.search(text)
     if reported:
-        text = text[:reported.start()]
+        # with the place filed from, the role may run into the name: "記者陳大文／台北報導"
+        text = _CJK_ROLE_GLUED.sub("", text[:reported.start()], count=1)
     lead = CJK_CREDIT_LEAD.match(text)
     if lead is None and not reported:
         return None
-    names = CJK_CREDIT_LEAD.sub(" ", text).split()
+    names = [n for n in _CJK_SPLIT.split(CJK_CREDIT_LEAD.sub(" ", text)) if n]
     if not names or len(names) > _CJK_MAX_NAMES:
         return None
-    for name in names:
-        if not _CJK_CREDIT_NAME.fullmatch(name.strip("、，,")):
-            return None
-    return " ".join(n.strip("、，,") for n in names)
+    if not all(_CJK_CREDIT_NAME.fullmatch(name) for name in names):
+        return None
+    return " ".join(names)
 
 
 def _title_if_shouting(name: str) -> str:

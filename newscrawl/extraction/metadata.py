@@ -88,10 +88,10 @@ _LABEL_STARTS = re.compile("\0" + AUTHOR_LABEL_START.pattern, AUTHOR_LABEL_START
 """AUTHOR_LABEL_START at the start of a text, in texts joined by NUL."""
 _LABEL_LOOKAHEAD = 8
 _LABEL_TRIES = 3
-_CJK_CREDIT_CHARS = ("记", "記", "报道", "報道", "作者", "撰", "文/", "文／", "文・",
-                     "讯员", "訊員", "实习", "實習", "筆者", "笔者")
+_CJK_CREDIT_CHARS = ("记", "記", "报道", "報道", "報導", "报导", "作者", "撰", "文/", "文／",
+                     "文・", "讯员", "訊員", "实习", "實習", "筆者", "笔者")
 """Substrings one of which a Chinese or Japanese credit line holds (tested before any regex)."""
-_CJK_CREDIT_HINT = re.compile(r"记者|記者|报道|報道|作者|撰|文[/／・]|讯员|訊員|实习|實習"
+_CJK_CREDIT_HINT = re.compile(r"记者|記者|报道|報道|報導|报导|作者|撰|文[/／・]|讯员|訊員|实习|實習"
                               r"|筆者|笔者")
 _CJK_CREDIT_TRIES = 12
 _CJK_CHAR = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
