@@ -30,7 +30,7 @@ _BY = re.compile(
 BY_PREFIX = re.compile(
     r"^\s*(?:(?:written|posted|reported|words|story)\s+)?(?:by|von|par|por|di|door|av|af|przez"
     r"|от|автор|écrit par|escrito por|scritto da|geschrieben von)\b\s*[:：]?\s*\S"
-    r"|^\s*(?:作者|记者|撰文|文|責任編輯|责任编辑|筆者|著者|記者)\s*[：:/／|]",
+    r"|^\s*(?:作者|记者|撰文|文|筆者|著者|記者)\s*[：:/／|]",
     re.I,
 )
 """A line that reads as a byline by its first word."""
@@ -57,9 +57,12 @@ AUTHOR_LABEL_START = re.compile(rf"\s*{_LABEL}", re.I)
 _NOT_WRITER = re.compile(
     r"(?i)^\s*(?:(?:medically\s+|fact[- ]?)?(?:reviewed|checked|edited|illustrat\w*|photo\w*|"
     r"images?|video|produced|translated|design\w*|code|graphics?)\b(?:\s+by)?\b|"
-    r"(?:photos?|images?|illustrations?|graphics?)\s*:)"
+    r"(?:photos?|images?|illustrations?|graphics?)\s*:|"
+    # editors, sources (an outlet) and photographers in Chinese and Japanese credits
+    r"(?:责任编辑|責任編輯|编辑|編輯|责编|責編|来源|來源|摄影|攝影|写真)\s*[：:/／])"
 )
-_CJK_ROLE = re.compile(r"(?:本报|本報)?(?:记者|記者|通讯员|特约记者|编辑|责编|责任编辑|기자)")
+_CJK_ROLE = re.compile(r"(?:本报|本報)?(?:记者|記者|通讯员|通訊員|特约记者|特約記者"
+                       r"|实习生|實習生|编辑|责编|责任编辑|기자)")
 _CJK_SPLIT = re.compile(r"[、，,；;\s]+")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _URL_OR_MAIL = re.compile(r"(?:https?://|www\.)\S+|\S+@\S+\.\w+")
@@ -105,12 +108,65 @@ _GENERIC = frozenset({
     "admin", "administrator", "staff", "editor", "editors", "redaction", "rédaction", "redaktion",
     "guest", "anonymous", "unknown", "null", "none", "undefined", "user", "author", "webmaster",
     "on", "via",
+    # Chinese author boxes' and fields' words: article (count), reads, fans, follow, comments,
+    # share, anonymous (佚名, 匿名), this site, original, reposted, unknown
+    "文章", "阅读", "閱讀", "总阅读", "總閱讀", "粉丝", "粉絲", "关注", "關注", "评论", "評論",
+    "分享", "收藏", "佚名", "匿名", "本站", "原创", "原創", "转载", "轉載", "未知",
 })
 _COLLECTIVE = frozenset({"staff", "desk", "team", "editors", "newsroom", "redaktion",
                          "rédaction", "redacción", "redazione"})
 # Left after a date is cut from "Jane Doe on March 5": lower-case, so "Audiophile On" stays.
 _TRAILING = frozenset({"on", "via", "am", "le", "el", "il"})
 _TRIM = " \t\n\r.,;:|-–—·•*()[]{}\"'“”‘’«»"
+
+
+# Chinese (and Japanese) credit lines, which name the writer without a "By": "记者 张三",
+# "（总台记者 张三）", "本报实习生 王五 本报记者 张三 李四", "新京报记者 张三 山东冠县报道",
+# "XX日报·XX记者 张三", "（张三 上海报道）", "作者：张三", "文/张三", "文・山田太郎".
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff"
+CJK_CREDIT_LEAD = re.compile(
+    r"(?:^|(?<=\s))(?:\S{0,12}?(?:记者|記者|通讯员|通訊員|实习生|實習生|撰稿人?)(?:\s*[:：]|(?=\s|$))"
+    r"|(?:作者|撰文|文字?|图文|圖文|筆者|笔者)\s*[:：/／・])\s*"
+)
+"""A reporter's credit with its outlet ("本报记者", "新华日报·XX记者") or a writer's label."""
+_CJK_REPORTED = re.compile(rf"(?:\s+|\s*[/／]\s*)[{_HAN}]{{2,10}}(?:报道|報道|報導|报导)$"
+                           rf"|\s*(?:发自|發自)[{_HAN}]{{2,8}}$")
+"""Where the reporter filed from, after the names: "上海报道", Taiwan's "／台北報導", "发自北京"."""
+_CJK_ROLE_GLUED = re.compile(r"^\S{0,12}?(?:记者|記者|通讯员|通訊員|实习生|實習生)\s*[:：]?\s*")
+_CJK_CREDIT_NAME = re.compile(
+    rf"[{_HAN}]{{2,4}}|[{_HAN}]{{1,6}}(?:[·・•][{_HAN}]{{1,6}})+|[A-Za-z][\w.-]{{1,29}}")
+_CJK_BRACKETS = "（()）【】[] \u3000"
+_CJK_LAST_BRACKET = re.compile(r"[（(]([^（()）]{2,40})[）)]$")
+_CJK_MAX_NAMES = 8
+
+
+def cjk_credit(text: str) -> str | None:
+    """The names a Chinese or Japanese credit line gives, space-separated, or None when the text
+    is not one. The whole text must be the credit (or, at the end of a paragraph, its last
+    bracket): a label or a reporter's role first, or a place with "报道" (reported from) last,
+    and nothing but names between, each 2-4 Han characters, a dotted transcription or a Latin
+    handle. Prose that mentions a reporter ("记者看到……") is none. Editors (编辑) and sources
+    (来源: an outlet) are not credited as writers."""
+    text = text.strip()
+    if len(text) > 60 or text[-1:] in "）)" and text[:1] not in "（(":
+        m = _CJK_LAST_BRACKET.search(text)
+        if m is None:
+            return None
+        text = m.group(1)
+    text = text.strip(_CJK_BRACKETS)
+    reported = _CJK_REPORTED.search(text)
+    if reported:
+        # with the place filed from, the role may run into the name: "記者陳大文／台北報導"
+        text = _CJK_ROLE_GLUED.sub("", text[:reported.start()], count=1)
+    lead = CJK_CREDIT_LEAD.match(text)
+    if lead is None and not reported:
+        return None
+    names = [n for n in _CJK_SPLIT.split(CJK_CREDIT_LEAD.sub(" ", text)) if n]
+    if not names or len(names) > _CJK_MAX_NAMES:
+        return None
+    if not all(_CJK_CREDIT_NAME.fullmatch(name) for name in names):
+        return None
+    return " ".join(names)
 
 
 def _title_if_shouting(name: str) -> str:

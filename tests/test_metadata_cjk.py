@@ -1,0 +1,120 @@
+"""Chinese and Japanese bylines: reporter credits under the headline or at the article's end,
+on pages with and without an <h1>. Fixtures are invented (names, outlets and text)."""
+
+from __future__ import annotations
+
+import pytest
+
+from newscrawl.extraction.authors import cjk_credit
+from newscrawl.extraction.metadata import Metadata, extract_metadata
+from newscrawl.extraction.parse import parse
+
+PROSE = "<p>" + "城市东区的新公园本周开放，市民可以沿河散步，周末还有音乐会和集市。" * 3 + "</p>"
+
+
+def meta(body: str) -> Metadata:
+    markup = f'<html lang="zh-CN"><head><title>新公园开放</title></head><body>{body}</body></html>'
+    return extract_metadata(parse(markup), "https://news.example/a/1.html")
+
+
+@pytest.mark.parametrize(("line", "names"), [
+    ("记者 林小雨", "林小雨"),
+    ("（记者 林小雨）", "林小雨"),
+    ("（总台记者 林小雨）", "林小雨"),
+    ("本报记者 林小雨 周大山", "林小雨 周大山"),
+    ("本报实习生 高明 本报记者 林小雨 周大山", "高明 林小雨 周大山"),
+    ("晨光报记者 林小雨 河北某县报道", "林小雨"),
+    ("江城日报·晚讯记者 林小雨", "林小雨"),
+    ("（林小雨 杭州报道）", "林小雨"),
+    ("作者： 林小雨", "林小雨"),
+    ("作者:quietfox", "quietfox"),
+    ("文/林小雨", "林小雨"),
+    ("撰文：林小雨", "林小雨"),
+    ("記者 陳思遠", "陳思遠"),
+    ("（陳思遠 台北報道）", "陳思遠"),
+    ("（記者陳思遠／台北報導）", "陳思遠"),
+    ("（記者陳思遠、林美玲／高雄報導）", "陳思遠 林美玲"),
+    ("本报记者 林小雨、周大山", "林小雨 周大山"),
+    ("文・森田花子", "森田花子"),
+])
+def test_credit_lines_name_the_writers(line: str, names: str) -> None:
+    assert cjk_credit(line) == names
+
+
+@pytest.mark.parametrize("line", [
+    "记者看到了另外一番景致",  # prose about the reporter
+    "记者招待会",  # no space or colon after the role: a word, not a credit
+    "责任编辑：林小雨",  # the editor
+    "来源：晨光报",  # the source, an outlet
+    "记者 林小雨 摄",  # a photo credit
+    "整理 晨光报记者 林小雨",  # something before the role
+])
+def test_lines_that_are_not_credits(line: str) -> None:
+    assert cjk_credit(line) is None
+
+
+def test_credit_at_the_end_of_the_last_paragraph_without_an_h1() -> None:
+    # An old table layout: the headline in a <font>, the credit closing the last paragraph.
+    body = (f'<table><tr><td><font size="5">新公园开放</font></td></tr><tr><td>{PROSE}'
+            "<p>市民对新公园评价很高。（林小雨 杭州报道）</p></td></tr></table>"
+            "<p>责任编辑：周大山</p>")
+    assert meta(body).authors == ("林小雨",)
+
+
+def test_bracketed_reporter_credit_below_the_article() -> None:
+    body = f"<h1>新公园开放</h1>{PROSE}<p>（总台记者 林小雨）</p><p>编辑：周大山</p>"
+    assert meta(body).authors == ("林小雨",)
+
+
+def test_credit_label_and_names_in_separate_texts() -> None:
+    body = ("<h1>新公园开放</h1><p><span>本报实习生</span> <b>高明</b> "
+            f"<span>本报记者</span> <b>林小雨 周大山</b></p>{PROSE}")
+    assert meta(body).authors == ("高明", "林小雨", "周大山")
+
+
+def test_author_label_then_name_on_the_next_text() -> None:
+    body = f"<h1>新公园开放</h1><div><span>作者：</span><a>林小雨</a></div>{PROSE}"
+    assert meta(body).authors == ("林小雨",)
+
+
+def test_reporter_mentioned_in_prose_and_editor_are_not_authors() -> None:
+    body = (f"<h1>新公园开放</h1><p>记者看到，公园里人很多。</p>{PROSE}"
+            "<p>责任编辑：周大山</p>")
+    assert meta(body).authors == ()
+
+
+def test_chinese_day_with_clock_time_dates_a_page_without_a_label() -> None:
+    body = ('<table><tr><td><font size="5">新公园开放</font></td></tr>'
+            "<tr><td>NEWS.EXAMPLE　2019年4月8日 07:45　晨光报</td></tr>"
+            f"<tr><td>{PROSE}<p>2018年5月1日，公园开始动工。</p></td></tr></table>")
+    assert meta(body).published == "2019-04-08T07:45:00"
+
+
+def test_chinese_day_without_a_time_or_label_is_not_the_publication_date() -> None:
+    body = f"<table><tr><td>{PROSE}<p>2018年5月1日</p></td></tr></table>"
+    assert meta(body).published is None
+
+
+def meta_with_head(head: str, body: str) -> Metadata:
+    markup = f'<html lang="zh-CN"><head>{head}</head><body>{body}</body></html>'
+    return extract_metadata(parse(markup), "https://news.example/a/1.html")
+
+
+@pytest.mark.parametrize("outlet", ["晨光新闻网", "江城日报", "news-example.com"])
+def test_outlet_in_the_author_meta_yields_to_the_reporter_credit(outlet: str) -> None:
+    head = f'<meta name="author" content="{outlet}">'
+    body = f"<h1>新公园开放</h1>{PROSE}<p>（记者 林小雨）</p>"
+    assert meta_with_head(head, body).authors == ("林小雨",)
+    assert meta_with_head(head, f"<h1>新公园开放</h1>{PROSE}").authors == (outlet,)
+
+
+def test_outlet_in_a_byline_element_yields_to_the_reporter_credit() -> None:
+    body = (f'<h1>新公园开放</h1><div class="article-author"><a>晨光新闻网</a></div>{PROSE}'
+            "<p>晨光报记者 林小雨 杭州报道</p>")
+    assert meta(body).authors == ("林小雨",)
+
+
+def test_author_box_counters_are_not_names() -> None:
+    body = ('<h1>新公园开放</h1><div class="author-card"><span>文章</span><b>12</b>'
+            f"<span>粉丝</span><b>300</b></div>{PROSE}<p>记者 林小雨</p>")
+    assert meta(body).authors == ("林小雨",)
