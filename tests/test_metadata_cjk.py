@@ -24,7 +24,7 @@ def meta(body: str) -> Metadata:
     ("本报记者 林小雨 周大山", "林小雨 周大山"),
     ("本报实习生 高明 本报记者 林小雨 周大山", "高明 林小雨 周大山"),
     ("晨光报记者 林小雨 河北某县报道", "林小雨"),
-    ("江城日报·晚讯记者 林小雨", "林小雨"),
+    ("湖光日报·晚讯记者 林小雨", "林小雨"),
     ("（林小雨 杭州报道）", "林小雨"),
     ("作者： 林小雨", "林小雨"),
     ("作者:quietfox", "quietfox"),
@@ -100,7 +100,7 @@ def meta_with_head(head: str, body: str) -> Metadata:
     return extract_metadata(parse(markup), "https://news.example/a/1.html")
 
 
-@pytest.mark.parametrize("outlet", ["晨光新闻网", "江城日报", "news-example.com"])
+@pytest.mark.parametrize("outlet", ["晨光新闻网", "湖光日报", "news-example.com"])
 def test_outlet_in_the_author_meta_yields_to_the_reporter_credit(outlet: str) -> None:
     head = f'<meta name="author" content="{outlet}">'
     body = f"<h1>新公园开放</h1>{PROSE}<p>（记者 林小雨）</p>"
