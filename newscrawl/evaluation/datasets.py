@@ -105,15 +105,17 @@ def _zh(root: Path, limit: int | None) -> Iterator[Page]:
     for path in sorted((root / "original").glob("*.html"))[:limit]:
         body = path.read_bytes()
         m = _ZH_WRAPPER_URL.search(body[:2048])
-        date = read("date", path.stem)
+        date, author = read("date", path.stem), read("author", path.stem)
         yield Page(
             page_id=path.stem,
             body=body,
             url=m.group(1).decode("latin-1") if m else None,
             text=read("cleaned", path.stem),
             page_type="article",
-            meta={"author": read("author", path.stem),
-                  "publish_date": None if date in (None, "UNKNOWN") else date},
+            # "UNKNOWN" (once "UNKNWON") marks a field the page does not give; several
+            # authors are written with spaces between them (Chinese names hold none).
+            meta={"author": None if author in (None, "UNKNOWN") else author.split(),
+                  "publish_date": date if date and date[:1].isdigit() else None},
             script="chars",
         )
 
