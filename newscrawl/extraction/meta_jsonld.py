@@ -28,7 +28,12 @@ _MAX_NODES = 400
 _MAX_DEPTH = 6
 _CONTAINERS = (dict, list)
 """A tuple, not ``dict | list``: isinstance with a union object is ~2x slower."""
-_UNWALKED = frozenset({"articleBody", "text"})
+_UNWALKED = frozenset({"articleBody", "text",
+                       "review", "reviews", "comment", "comments", "acceptedAnswer",
+                       "suggestedAnswer"})
+"""Not walked: long texts, and the replies to an item (a product's reviews, a post's comments,
+a question's answers), whose authors and dates are their writers', not the page's. A page
+that is itself a review or a post is its own top-level node, and stays one."""
 
 
 @dataclass(slots=True)
