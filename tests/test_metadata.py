@@ -397,6 +397,53 @@ def test_clean_authors(raw, expected):
     assert clean_authors([raw]) == expected
 
 
+@pytest.mark.parametrize(("raw", "expected"), [
+    # names, then what they do: the description is no third author
+    ("Oda Brenner and Tamsin Gale, Extension soil science educators",
+     ("Oda Brenner", "Tamsin Gale")),
+    ("Rune Halvorsen, Candidate Representative to the Joint Liaison Board", ("Rune Halvorsen",)),
+    # credits for other work than the writing
+    ("layout: Perry Quint, code: Ilse Marrow", ()),
+    # a bracketed remark (a role, the site) closes with the name's own trim
+    ("Corvin Lacey (Content Lead)", ("Corvin Lacey",)),
+    ("Brightfield Holdings (Lantern Research)", ("Brightfield Holdings",)),
+    # a line that opens like a byline and goes on as a sentence
+    ("By this time, a travelling physician named Orrin had written of the bean", ()),
+    ("By default Ferrule opens one port", ()),
+    ("Por qué Ribera está\n dividida en norte y sur y por qué importa que nadie lo diga", ()),
+    # what names hold: particles, an organisation's function words, lower-case handles
+    ("Jan van der Berg", ("Jan van der Berg",)),
+    ("Society for the Protection of Moths", ("Society for the Protection of Moths",)),
+    ("kestrel lane", ("kestrel lane",)),
+])
+def test_clean_authors_drops_descriptions_credits_and_sentences(raw, expected):
+    assert clean_authors([raw]) == expected
+
+
+def test_css_after_an_author_label_is_no_name():
+    filler = "".join(f"<p>Paragraph {i} of the story.</p>" for i in range(40))
+    body = (f'<h1>Headline</h1>{filler}<div><p>Authors</p>'
+            '<style>.c1{border-radius:50%;margin-left:0}</style><p>Wendel Arrow</p></div>')
+    assert meta(page(body=body)).authors == ("Wendel Arrow",)
+
+
+def test_product_reviews_in_jsonld_are_not_the_page_author_date_or_type():
+    product = ld("""{"@type": "Product", "name": "Cast iron kettle",
+        "review": [{"@type": "Review", "author": {"@type": "Person", "name": "Tilly R"},
+                    "datePublished": "2025-02-03", "reviewBody": "Boils fast."}]}""")
+    m = meta(page(product, "<h1>Cast iron kettle</h1><p>Holds two litres.</p>"))
+    assert m.authors == ()
+    assert m.published is None
+    assert m.page_type != "review"
+    # a page that is itself a review keeps its writer
+    review = ld("""{"@type": "Review", "author": {"@type": "Person", "name": "Hollis Crane"},
+        "datePublished": "2025-02-03", "itemReviewed": {"@type": "Product", "name": "Kettle"},
+        "comment": [{"@type": "Comment", "author": "Reader One"}]}""")
+    m = meta(page(review, "<h1>Kettle review</h1><p>It boils fast.</p>"))
+    assert m.authors == ("Hollis Crane",)
+    assert m.published == "2025-02-03"
+
+
 def test_clean_authors_trailing_on_placeholders_and_via():
     assert clean_authors(["IndustrySelect on"]) == ("IndustrySelect",)
     assert clean_authors(["Audiophile On"]) == ("Audiophile On",)

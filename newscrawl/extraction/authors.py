@@ -192,19 +192,44 @@ def _is_role(piece: str) -> bool:
 _PLACEHOLDER = re.compile(r"[{}$<>]|^[A-Za-z_]+(?:\.[A-Za-z_]{2,}){2,}$")
 
 
+# The last six are an organisation's: "Society for the Blind".
+_NAME_PARTICLES = frozenset(
+    """
+van von der den des het de da di du del della degli dei dos das la le bin binti bint ibn ben al
+el ter ten zu zur vom af av the for and with from our its
+""".split()  # noqa: SIM905 - a word list reads better as prose
+)
+"""Lower-case words that names and organisations' names hold ("Jan van der Berg")."""
+
+
 def _valid(name: str) -> bool:
-    if not name or len(name) > _MAX_NAME or name.lower() in _GENERIC or _PLACEHOLDER.search(name):
+    # A colon marks a credit ("design: Jane Doe", "Photo: ..."), or CSS: the writer's own
+    # label ("Author:", "By:") is cut before a name gets here.
+    if (not name or len(name) > _MAX_NAME or name.lower() in _GENERIC
+            or _PLACEHOLDER.search(name) or ":" in name):
         return False
     if not any(c.isalpha() for c in name):
         return False
     if _CJK.search(name):
         return len(name) <= 12
+    return not _prose(name)
+
+
+def _prose(name: str) -> bool:
+    """Words that read as a sentence or a description, not as a name."""
     words = name.split()
     if len(words) > _MAX_WORDS:
-        return False
+        return True
     # A name has at least one capitalised word (or is all one case, e.g. a lower-case handle);
     # three lower-case words are a phrase of prose ("never looked back"), not a handle.
-    return any(w[:1].isupper() for w in words) or (name.islower() and len(words) <= 2)
+    if not any(w[:1].isupper() for w in words):
+        return not (name.islower() and len(words) <= 2)
+    # Capitalised words beside two lower-case ones are a sentence ("By default Compose sets up
+    # a single ...") or a description after the names ("..., Extension horticulture
+    # educators").
+    lower = sum(1 for w in words
+                if w[:1].islower() and len(w) >= 3 and w.isalpha() and w not in _NAME_PARTICLES)
+    return lower >= 2
 
 
 def _split_cjk(text: str) -> list[str]:
@@ -232,6 +257,13 @@ def _names(raw: str) -> list[str]:
             parts = _split_cjk(piece)
         else:
             parts = _SPLIT.split(piece)
+            # A line that starts in lower case and goes on as a sentence is prose that opens
+            # like a byline ("By this time, a Persian physician ...", Spanish "Por qué ..."):
+            # its short pieces are not names either. (Names first, then a description after a
+            # comma, is a byline: "Jane Doe, Candidate Representative to the Committee".)
+            if piece.lstrip(_TRIM)[:1].islower() and any(
+                    _prose(part) for part in parts if _LETTERS.search(part)):
+                continue
         for part in parts:
             part = _BY.sub("", part, count=1)
             part = " ".join(part.split()).strip(_TRIM)
@@ -245,6 +277,9 @@ def _names(raw: str) -> list[str]:
                                           or words[-1] in _TRAILING):
                     words.pop()
             part = _title_if_shouting(" ".join(words).strip(_TRIM))
+            if part.count("(") > part.count(")"):
+                # a remark split or trimmed open: "Org (Brand)", "Name (with X and Y)"
+                part = part[: part.rfind("(")].strip(_TRIM)
             if _valid(part):
                 names.append(part)
     return names

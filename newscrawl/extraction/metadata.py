@@ -1138,7 +1138,9 @@ def _far_byline(c: _Collected, h1: etree._Element) -> tuple[str, ...]:
 
 
 def _labelled_byline(texts: list, near: bool) -> tuple[str, ...]:  # noqa: C901
-    texts = [t for t in texts if len(t) <= _MAX_BYLINE_TEXT]
+    # A label's next text may be a <style>'s (CSS-in-JS puts them in the body): never a name.
+    texts = [t for t in texts if len(t) <= _MAX_BYLINE_TEXT and (
+        t.getparent() is None or t.getparent().tag not in _SKIP_TEXT_PARENTS)]
     for i, text in enumerate(texts):
         parent = text.getparent()
         if parent is None or parent.tag in _SKIP_TEXT_PARENTS:
