@@ -444,6 +444,38 @@ def test_product_reviews_in_jsonld_are_not_the_page_author_date_or_type():
     assert m.published == "2025-02-03"
 
 
+def test_declared_texts_are_read_as_text():
+    head = ('<meta name="description" content="&lt;p&gt;We built &lt;strong&gt;Quern&lt;/strong&gt;'
+            ', a small mill.&lt;/p&gt;">'
+            '<meta property="article:section" content="Home &amp;amp; Garden">'
+            '<meta property="og:site_name" content="http://@gazette">')
+    m = meta(page(head, "<h1>Headline</h1>"))
+    assert m.description == "We built Quern, a small mill."
+    assert m.section == "Home & Garden"
+    assert m.site_name is None
+    head = ('<meta property="article:section" content="https://gazette.example/a/story">'
+            '<meta property="og:site_name" content="https://gazette.example">')
+    m = meta(page(head, "<h1>Headline</h1>"))
+    assert m.section is None
+    assert m.site_name == "https://gazette.example"
+    # a lone tag in brackets is the page's subject, not markup
+    head = '<meta name="description" content="The &lt;dialog&gt; element opens a modal.">'
+    assert meta(page(head, "<h1>Dialog</h1>")).description == "The <dialog> element opens a modal."
+
+
+@pytest.mark.parametrize(("head", "expected"), [
+    # one value holding the whole list, whatever the separator
+    ('<meta property="article:tag" content="soil; compost; worms">', ("soil", "compost", "worms")),
+    ('<meta name="keywords" content="河流，湖泊、湿地">', ("河流", "湖泊", "湿地")),
+    # one tag of several keeps its comma, and double escaping is undone
+    ('<meta property="article:tag" content="Mergers, Acquisitions and Sales">'
+     '<meta property="article:tag" content="Tools &amp;amp; Dies">',
+     ("Mergers, Acquisitions and Sales", "Tools & Dies")),
+])
+def test_tags_split_only_a_whole_list(head, expected):
+    assert meta(page(head, "<h1>Headline</h1>")).tags == expected
+
+
 def test_clean_authors_trailing_on_placeholders_and_via():
     assert clean_authors(["IndustrySelect on"]) == ("IndustrySelect",)
     assert clean_authors(["Audiophile On"]) == ("Audiophile On",)

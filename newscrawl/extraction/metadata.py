@@ -259,6 +259,37 @@ def _clip(value: str | None, limit: int = _MAX_TEXT) -> str | None:
     return value[:limit] if value else None
 
 
+_MARKUP = re.compile(r"<[a-zA-Z/!][^<>]{0,500}>")
+_CLOSING_TAG = re.compile(r"</[a-zA-Z][a-zA-Z0-9]{0,10}>")
+_SPACE_BEFORE_STOP = re.compile(r"\s+(?=[,.;:!?])")
+
+
+def _plain(value: str | None, limit: int = _MAX_TEXT) -> str | None:
+    """A declared text as a reader would see it: some CMSs put escaped HTML in the meta
+    description or section ("<p>We're excited to introduce <strong>X</strong>", "Home &amp;
+    Garden"). Tags are cut only from text that closes one: a lone "<table>" is a page about
+    the tag, or an address in brackets."""
+    if value and "</" in value and _CLOSING_TAG.search(value):
+        value = _SPACE_BEFORE_STOP.sub("", _MARKUP.sub(" ", value))
+    return _clip(_readable(value), limit)
+
+
+def _section(value: str | None) -> str | None:
+    """A URL in the section's place (the page's own, on some sites) names no section."""
+    value = _plain(value, 200)
+    return None if value and value.startswith(("http://", "https://")) else value
+
+
+def _site(value: str | None) -> str | None:
+    """Some sites declare their address as their name ("http://www.tmz.com"), which still
+    names them; a social handle made into an address ("http://@handle") names nothing."""
+    value = _plain(value, 200)
+    if value and value.startswith(("http://", "https://")) and (
+            "@" in value or not _hostname(value)):
+        return None
+    return value
+
+
 def _readable(text: str | None) -> str | None:
     """A title as the page means it: double-escaped by its CMS ("Q&amp;A", "&#038;") or stored
     as UTF-8 bytes read as Latin-1 / cp1252 ("Investorâ\x80\x99s", "Investorâ€™s")."""
@@ -1517,18 +1548,28 @@ def normalise_language(value: str | None) -> str | None:
     return "-".join(out)
 
 
+_TAG_SEPARATORS = re.compile(r"[,;，；、]")
+
+
 def _tags(c: _Collected, ld: JsonLd | None) -> tuple[str, ...]:
+    # A lone value is often the whole list ("a, b", "a; b", Chinese "甲，乙、丙"), and so is
+    # each keywords meta; one of several article:tag values or JSON-LD keywords is one tag
+    # ("Mergers, Acquisitions and Divestitures"). Some CMSs escape tags twice ("M&amp;A").
     raw = list(c.metas.get("article:tag", ()))
     if not raw and ld and ld.keywords:
         raw = ld.keywords
+    whole_lists = len(raw) == 1
     if not raw:
         for key in _TAG_KEYS[1:]:
             if key in c.metas:
-                raw = [t for v in c.metas[key] for t in v.split(",")]
+                raw, whole_lists = c.metas[key], True
                 break
+    values = [_readable(v) or "" for v in raw]
+    if whole_lists:
+        values = [t for v in values for t in _TAG_SEPARATORS.split(v)]
     out: list[str] = []
     seen: set[str] = set()
-    for tag in raw:
+    for tag in values:
         tag = " ".join(tag.split())
         if tag and len(tag) <= _MAX_TAG_LEN and tag.casefold() not in seen:
             seen.add(tag.casefold())
@@ -1641,9 +1682,9 @@ def extract_metadata(root: etree._Element, url: str | None = None) -> Metadata:
         if value:
             fields[name] = value
 
-    guarded("site_name", lambda: _clip(
+    guarded("site_name", lambda: _site(
         _first(c.metas, _SITE_KEYS[:1]) or (ld.publisher if ld else None)
-        or _first(c.metas, _SITE_KEYS[1:]), 200))
+        or _first(c.metas, _SITE_KEYS[1:])))
     site_name = fields.get("site_name")
     if isinstance(site_name, str) and site_name.startswith("@"):
         fields["site_name"] = site_name = site_name[1:] or None
@@ -1655,15 +1696,15 @@ def extract_metadata(root: etree._Element, url: str | None = None) -> Metadata:
     # A page that shows only an update date is dated by it: it is the date readers see.
     guarded("published", _published, root, c, ld, url, fields.get("modified"))
     guarded("language", _language, root, c, ld)
-    guarded("description", lambda: _clip(
+    guarded("description", lambda: _plain(
         (ld.description if ld else None) or _first(c.metas, _DESCRIPTION_KEYS)))
     guarded("image", lambda: _url_or_none(
         _first(c.metas, _IMAGE_KEYS) or (ld.image if ld else None)
         or _first(c.metas, ("image_src",)), url))
     guarded("tags", _tags, c, ld)
-    guarded("section", lambda: _clip(
+    guarded("section", lambda: _section(
         _first(c.metas, _SECTION_KEYS[:1]) or (ld.section if ld else None)
-        or _first(c.metas, _SECTION_KEYS[1:]), 200))
+        or _first(c.metas, _SECTION_KEYS[1:])))
     guarded("canonical_url", lambda: _url_or_none(
         c.canonical or _first(c.metas, ("og:url",)) or (ld.url if ld else None), url))
     guarded("page_type", lambda: _page_type(c, ld) or None)
