@@ -114,6 +114,18 @@ def test_headline_anchor_and_position_features() -> None:
     assert row(table, "After")["rank"] > row(table, "Before")["rank"]
 
 
+def test_a_short_chinese_headline_matches_its_title_whole_only() -> None:
+    table = table_of("<html><head><title>河堤加固</title></head><body>"
+                     "<p>河堤</p><h1>河堤加固</h1><p>工人们连夜加固了河堤，水位已经回落。</p>"
+                     "</body></html>")
+    assert row(table, "河堤加固")["matches_title"] == 1
+    assert row(table, "河堤加固")["after_title"] == 0
+    assert row(table, "工人们")["after_title"] == 1
+    # a shorter piece of the title is no match
+    (nav,) = [i for i, t in enumerate(table.texts) if t == "河堤"]
+    assert table.X[nav, FEATURE_NAMES.index("matches_title")] == 0
+
+
 def test_char_counts_do_not_depend_on_batching(monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random(3)
     alphabet = ["a", "Z", " ", "\u3000", "字", "。", "!", "7", "$", "\U0001F600", "é"]
