@@ -210,3 +210,87 @@ def test_model_that_does_not_load_is_a_usage_error(tmp_path: Path,
                                 write(tmp_path / "a.html", EN_PAGE))
     assert (code, out) == (2, "")
     assert err.startswith("newscrawl extract: cannot load the model: ")
+
+
+# --------------------------------------------------------------------------- WARC files
+
+def warc(path: Path, records: list[tuple[str, str, str, bytes]], *, gz: bool = True) -> str:
+    """A WARC file as a crawler writes one: a warcinfo record, then per (type, url, status
+    line, body) a request or response record, HTML responses typed by their HTTP header."""
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    with path.open("wb") as f:
+        writer = WARCWriter(f, gzip=gz)
+        writer.write_record(writer.create_warcinfo_record(path.name, {"software": "test"}))
+        for kind, url, status, body in records:
+            if kind == "request":
+                http = StatusAndHeaders(f"GET {url} HTTP/1.1", [("Host", "x")],
+                                        is_http_request=True)
+            else:
+                content_type = "image/png" if body.startswith(b"\x89PNG") else status.split("|")[1]
+                status = status.split("|")[0]
+                http = StatusAndHeaders(status, [("Content-Type", content_type)],
+                                        protocol="HTTP/1.1")
+            writer.write_record(writer.create_warc_record(
+                url, kind, payload=io.BytesIO(body), http_headers=http,
+                warc_headers_dict={"WARC-Date": "2025-03-05T08:00:00Z"}))
+    return str(path)
+
+
+PL_TITLE = "Żółw przepłynął zatokę"
+PL = "Żółw przepłynął całą zatokę w ciągu jednej nocy, mówią rybacy z przystani."
+# ISO-8859-2 bytes with no <meta> charset: only the HTTP header says what they are
+PL_PAGE = (f"<html><head><title>{PL_TITLE}</title></head>"
+           f"<body><article><p>{PL}</p></article></body></html>").encode("iso-8859-2")
+
+
+def test_warc_html_responses_are_pages_with_their_own_url_charset_and_time(
+        model: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = warc(tmp_path / "news.warc.gz", [
+        ("request", "https://harbour.example/wall", "", b""),
+        ("response", "https://harbour.example/wall", "200 OK|text/html", EN_PAGE),
+        # the HTTP header's charset, which a guess from these bytes gets wrong
+        ("response", "https://przystan.example/zolw", "200 OK|text/html; charset=iso-8859-2",
+         PL_PAGE),
+        ("response", "https://harbour.example/logo.png", "200 OK|image/png", PNG),
+        ("response", "https://harbour.example/old", "404 Not Found|text/html", EN_PAGE),
+        ("response", "https://harbour.example/moved", "301 Moved Permanently|text/html", b""),
+    ])
+    code, out, err = in_process(model, capsys, "--format", "json", path)
+    assert code == 0, err
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [(r["url"], r["title"]) for r in records] == [
+        ("https://harbour.example/wall", EN_TITLE), ("https://przystan.example/zolw", PL_TITLE)]
+    assert records[1]["text"] == PL
+    assert {r["crawled_at"][:19] for r in records} == {"2025-03-05T08:00:00"}
+    assert err.strip() == ("newscrawl extract: 2 pages: 2 extracted; 5 WARC records skipped "
+                           "(http_301, http_404, not_html, warc_request, warc_warcinfo)")
+
+
+def test_damaged_warc_keeps_the_pages_before_the_damage(
+        model: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = Path(warc(tmp_path / "cut.warc", [
+        ("response", "https://harbour.example/wall", "200 OK|text/html", EN_PAGE),
+        ("response", "https://harbour.example/next", "200 OK|text/html", EN_PAGE),
+    ], gz=False))
+    data = path.read_bytes()
+    cut = data.index(b"WARC/1.", data.index(b"https://harbour.example/next") - 400)
+    path.write_bytes(data[:cut] + b"WARC/1.0\r\nWARC-Type: response\r\nContent-Length: 99999\r\n"
+                     b"\r\nnot a record")
+    code, out, err = in_process(model, capsys, path.as_posix())
+    assert code == 0
+    assert out == f"==> https://harbour.example/wall <==\n{EN_TITLE}\n\n{EN}\n"
+    lines = err.strip().splitlines()
+    assert lines[0].startswith(f"newscrawl extract: {path}: bad WARC (")
+    assert lines[1] == "newscrawl extract: 2 pages: 1 extracted, 1 dropped (bad_warc); " \
+                       "1 WARC records skipped (warc_warcinfo)"
+
+
+def test_url_with_a_warc_is_a_usage_error(model: Path, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    path = warc(tmp_path / "one.warc.gz", [
+        ("response", "https://harbour.example/wall", "200 OK|text/html", EN_PAGE)])
+    code, out, err = in_process(model, capsys, "--url", "https://other.example/", path)
+    assert (code, out) == (2, "")
+    assert "WARC" in err

@@ -16,6 +16,11 @@ Why it is built this way:
   JSONL stays one valid article per line.
 * Inputs are read up to the extractor's size limit plus one byte (gzip too), so a huge file or
   a gzip bomb is refused as ``too_large`` by the library instead of filling memory.
+* A WARC file (``.warc``, ``.warc.gz``, read with warcio) is many pages: each HTML response
+  is extracted with its own URL, its HTTP ``Content-Type`` (the charset a browser would use)
+  and its capture time as ``crawled_at``, which is how corpora are built from Common Crawl's
+  news archives. Records that are no HTML page (requests, metadata, images, redirects, errors)
+  are counted by reason, as the crawl counts its drops.
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from newscrawl.extraction import Article
 
 PROG = "newscrawl extract"
@@ -50,6 +57,10 @@ output:
   json  one JSON object per line (UTF-8), with the fields of the crawl's feed
         (newscrawl/article.schema.json); site is null, crawled_at is the time of the run,
         and a page from standard input without --url has url null.
+
+WARC files (.warc, .warc.gz): every HTML response record is a page, with the record's
+URL, its HTTP Content-Type and, in json, its capture time as crawled_at; other records
+(requests, metadata, non-HTML, non-200 responses) are counted in the summary, not printed.
 
 Pages with no usable text (binary, empty, no content ...) and inputs that cannot be read
 print one line 'newscrawl extract: PATH: reason' on stderr and nothing on stdout; the run
@@ -66,8 +77,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("paths", nargs="*", metavar="PATH",
                         help="HTML file, glob pattern (expanded here, sorted), .gz file "
-                             "(gunzipped in memory) or '-' for standard input; "
-                             "none: standard input")
+                             "(gunzipped in memory), WARC file (.warc, .warc.gz) or '-' for "
+                             "standard input; none: standard input")
     parser.add_argument("--url", default=None,
                         help="the page's URL (one input only); default: the file's file:// "
                              "URI, none for standard input")
@@ -120,10 +131,16 @@ def expand(patterns: list[str]) -> list[str]:
     return out
 
 
+def is_warc(path: Path | None) -> bool:
+    return path is not None and path.name.lower().endswith((".warc", ".warc.gz"))
+
+
 def sources(paths: list[str], url: str | None) -> list[Source]:
     """Attach a URL to each input: ``--url`` for a single one, else the file's URI."""
     if url is not None and len(paths) > 1:
         raise UsageError(f"--url names one page, but {len(paths)} inputs were given")
+    if url is not None and is_warc(Path(paths[0])):
+        raise UsageError("--url names one page, but a WARC file holds its pages' own URLs")
     out = []
     for p in paths:
         if p == STDIN:
@@ -162,6 +179,58 @@ def read_body(source: Source, limit: int, stdin: BinaryIO | None = None) -> byte
             raise Unreadable(exc.strerror or str(exc), "unreadable") from None
 
 
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One page to extract: an input file, or one response record of a WARC file."""
+
+    label: str
+    url: str | None
+    body: bytes
+    content_type: str | None = None
+    crawled_at: str | None = None
+    """The capture time a WARC record gives; None: the time of the run."""
+
+
+_HTML_TYPES = ("text/html", "application/xhtml+xml")
+
+
+def warc_pages(source: Source, limit: int, skipped: Counter[str]) -> Iterator[Page]:
+    """The HTML pages a WARC file's response records hold, in file order. A record that is no
+    page is counted in ``skipped`` by reason; a file that stops being a WARC partway raises
+    ``Unreadable`` after the pages before the damage."""
+    from warcio.archiveiterator import ArchiveIterator
+    from warcio.recordloader import ArchiveLoadFailed
+
+    assert source.path is not None
+    try:
+        f = source.path.open("rb")
+    except OSError as exc:
+        raise Unreadable(exc.strerror or str(exc), "unreadable") from None
+    with f:
+        try:
+            for record in ArchiveIterator(f):
+                if record.rec_type != "response":
+                    skipped[f"warc_{record.rec_type}"] += 1
+                    continue
+                http = record.http_headers
+                status = http.get_statuscode() if http is not None else None
+                if status != "200":
+                    skipped[f"http_{status}" if status else "not_http"] += 1
+                    continue
+                content_type = http.get_header("Content-Type")
+                if content_type and not content_type.lower().lstrip().startswith(_HTML_TYPES):
+                    skipped["not_html"] += 1
+                    continue
+                url = record.rec_headers.get_header("WARC-Target-URI")
+                date = record.rec_headers.get_header("WARC-Date")
+                yield Page(url or source.label, url, record.content_stream().read(limit),
+                           content_type, date)
+        except ArchiveLoadFailed as exc:
+            raise Unreadable(f"bad WARC ({exc})", "bad_warc") from None
+        except Exception as exc:  # noqa: BLE001 - warcio fails in many ways on a damaged file
+            raise Unreadable(f"bad WARC ({type(exc).__name__}: {exc})", "bad_warc") from None
+
+
 def to_record(art: Article, url: str | None, model_version: str, crawled_at: str) -> dict[str, Any]:
     """The crawl feed's item for this article, as a JSON-ready dict."""
     from newscrawl.pipelines import article_item
@@ -184,13 +253,18 @@ def write_text(out: TextIO, art: Article, header: str | None, first: bool) -> No
     out.write(art.text.rstrip("\n") + "\n")
 
 
-def summary(total: int, extracted: int, dropped: Counter[str]) -> str:
+def summary(total: int, extracted: int, dropped: Counter[str],
+            skipped: Counter[str] | None = None) -> str:
     """``3 pages: 2 extracted, 1 dropped (binary)``; a reason seen more than once gets its
-    count (``2 empty``)."""
+    count (``2 empty``). WARC records that hold no page follow as ``skipped``."""
+    def reasons(counts: Counter[str]) -> str:
+        return ", ".join(r if n == 1 else f"{n} {r}" for r, n in sorted(counts.items()))
+
     line = f"{total} pages: {extracted} extracted"
     if dropped:
-        reasons = ", ".join(r if n == 1 else f"{n} {r}" for r, n in sorted(dropped.items()))
-        line += f", {sum(dropped.values())} dropped ({reasons})"
+        line += f", {sum(dropped.values())} dropped ({reasons(dropped)})"
+    if skipped:
+        line += f"; {sum(skipped.values())} WARC records skipped ({reasons(skipped)})"
     return line
 
 
@@ -227,38 +301,50 @@ def run(args: argparse.Namespace) -> int:
 
     out = sys.stdout
     prepare_stdout(out, args.format)
-    several = len(inputs) > 1
+    several = len(inputs) > 1 or any(is_warc(s.path) for s in inputs)
     limit = extractor.options.max_bytes + 1
     crawled_at = datetime.now(UTC).isoformat(timespec="seconds")
-    extracted = 0
+    extracted = pages = 0
     dropped: Counter[str] = Counter()
+    skipped: Counter[str] = Counter()
+
+    def extract_one(page: Page, first: bool) -> int:
+        try:
+            art = extractor.extract(page.body, page.url, content_type=page.content_type)
+        except Exception as exc:  # a library bug must cost one page, not the run
+            err(f"{page.label}: extraction failed: {type(exc).__name__}: {exc}")
+            dropped["extraction_error"] += 1
+            return 0
+        if not art.ok:
+            reason = art.reason or "no_text"
+            err(f"{page.label}: no text ({reason})")
+            dropped[reason] += 1
+            return 0
+        if args.format == "json":
+            record = to_record(art, page.url, extractor.model_version,
+                               page.crawled_at or crawled_at)
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        else:
+            write_text(out, art, page.label if several else None, first=first)
+        out.flush()
+        return 1
+
+    def pages_of(source: Source) -> Iterator[Page]:
+        if is_warc(source.path):
+            yield from warc_pages(source, limit, skipped)
+        else:
+            yield Page(source.label, source.url, read_body(source, limit))
+
     try:
         for source in inputs:
             try:
-                body = read_body(source, limit)
-            except Unreadable as exc:
+                for page in pages_of(source):
+                    pages += 1
+                    extracted += extract_one(page, first=not extracted)
+            except Unreadable as exc:  # the file, or a WARC's rest past the damage
                 err(f"{source.label}: {exc}")
+                pages += 1
                 dropped[exc.kind] += 1
-                continue
-            try:
-                art = extractor.extract(body, source.url)
-            except Exception as exc:  # a library bug must cost one page, not the run
-                err(f"{source.label}: extraction failed: {type(exc).__name__}: {exc}")
-                dropped["extraction_error"] += 1
-                continue
-            if not art.ok:
-                reason = art.reason or "no_text"
-                err(f"{source.label}: no text ({reason})")
-                dropped[reason] += 1
-                continue
-            first = not extracted
-            extracted += 1
-            if args.format == "json":
-                record = to_record(art, source.url, extractor.model_version, crawled_at)
-                out.write(json.dumps(record, ensure_ascii=False) + "\n")
-            else:
-                write_text(out, art, source.label if several else None, first=first)
-            out.flush()
     except BrokenPipeError:
         # The reader went away (`| head`): stop quietly, and keep Python from complaining
         # again when it flushes stdout at exit.
@@ -266,5 +352,5 @@ def run(args: argparse.Namespace) -> int:
             os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
         return 0
     if several:
-        err(summary(len(inputs), extracted, dropped))
+        err(summary(pages, extracted, dropped, skipped))
     return 0 if extracted else 1
