@@ -16,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jsonschema
 import pytest
 from modelutil import keep_all_model
 
@@ -263,7 +264,10 @@ def test_warc_html_responses_are_pages_with_their_own_url_charset_and_time(
     assert [(r["url"], r["title"]) for r in records] == [
         ("https://harbour.example/wall", EN_TITLE), ("https://przystan.example/zolw", PL_TITLE)]
     assert records[1]["text"] == PL
-    assert {r["crawled_at"][:19] for r in records} == {"2025-03-05T08:00:00"}
+    assert {r["crawled_at"] for r in records} == {"2025-03-05T08:00:00+00:00"}
+    validator = jsonschema.Draft202012Validator(SCHEMA, format_checker=jsonschema.FormatChecker())
+    for record in records:
+        validator.validate(record)
     assert err.strip() == ("newscrawl extract: 2 pages: 2 extracted; 5 WARC records skipped "
                            "(http_301, http_404, not_html, warc_request, warc_warcinfo)")
 

@@ -194,6 +194,17 @@ class Page:
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
 
 
+def _utc(warc_date: str | None) -> str | None:
+    """``2025-03-05T08:00:00Z`` as the crawl writes its times (``+00:00``, whole seconds)."""
+    try:
+        moment = datetime.fromisoformat(warc_date or "")
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat(timespec="seconds")
+
+
 def warc_pages(source: Source, limit: int, skipped: Counter[str]) -> Iterator[Page]:
     """The HTML pages a WARC file's response records hold, in file order. A record that is no
     page is counted in ``skipped`` by reason; a file that stops being a WARC partway raises
@@ -222,9 +233,8 @@ def warc_pages(source: Source, limit: int, skipped: Counter[str]) -> Iterator[Pa
                     skipped["not_html"] += 1
                     continue
                 url = record.rec_headers.get_header("WARC-Target-URI")
-                date = record.rec_headers.get_header("WARC-Date")
                 yield Page(url or source.label, url, record.content_stream().read(limit),
-                           content_type, date)
+                           content_type, _utc(record.rec_headers.get_header("WARC-Date")))
         except ArchiveLoadFailed as exc:
             raise Unreadable(f"bad WARC ({exc})", "bad_warc") from None
         except Exception as exc:  # noqa: BLE001 - warcio fails in many ways on a damaged file
