@@ -124,6 +124,13 @@ def test_a_short_chinese_headline_matches_its_title_whole_only() -> None:
     # a shorter piece of the title is no match
     (nav,) = [i for i, t in enumerate(table.texts) if t == "河堤"]
     assert table.X[nav, FEATURE_NAMES.index("matches_title")] == 0
+    # a short title in a cased script is a word that lists repeat: no whole-node match
+    table = table_of("<html><head><title>Otters</title></head><body><h1>Otters</h1>"
+                     "<ul><li>Otters</li><li>Seals</li></ul><p>Otters live by rivers.</p>"
+                     "</body></html>")
+    short = [i for i, t in enumerate(table.texts) if t == "Otters"]
+    assert len(short) == 2
+    assert not table.X[short, FEATURE_NAMES.index("matches_title")].any()
 
 
 def test_char_counts_do_not_depend_on_batching(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -594,9 +594,11 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
               col["in_description"]] = 1.0
         if title:
             in_title[[j for j in long_nodes if normed[j] in title or title in normed[j]]] = True
-            # A shorter node is matched whole only: a Chinese headline is often under 8
-            # characters ("台风过境"), and so are a few words respelled in ideographs.
-            if len(title) < 8:
+            # In a script without case a headline is often under 8 characters (Chinese
+            # "台风过境"; a few words respelled in ideographs), so a shorter node matches when
+            # it is the whole title. Not in a cased one: a short title there is a word
+            # ("Mozilla") that lists and infoboxes repeat.
+            if len(title) < 8 and not any(ch.isupper() or ch.islower() for ch in meta.title):
                 in_title |= np.fromiter(map(title.__eq__, normed), dtype=bool, count=n)
             X[:, col["matches_title"]] = in_title
     # The headline: the first heading matching the title, else the first h1.
