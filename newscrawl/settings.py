@@ -18,6 +18,7 @@ NEWSCRAWL_MODEL = None  # path to a node model (.ubj); None: the shipped models/
 NEWSCRAWL_MIN_WORDS = 80  # shorter extractions are dropped as too_short (a CJK character = 1/2)
 NEWSCRAWL_DEDUP_ENABLED = True  # drop repeats by canonical URL and by normalised-text hash
 NEWSCRAWL_STATS_FILE = None  # write the final stats as JSON here (the demo's summary reads it)
+NEWSCRAWL_WARC_DIR = None  # archive every downloaded page in a .warc.gz here (re-extract later)
 
 # Crawl responsibly by identifying yourself (and your website) on the user-agent
 USER_AGENT = "newscrawl/0.1 (+https://github.com/newscrawl/newscrawl; news text corpus crawler)"
@@ -62,9 +63,11 @@ EXTENSIONS = {
     "newscrawl.extensions.StatsFile": 500,
 }
 
-# Configure item pipelines: raw Page -> Article (300), then repeats removed (400)
+# Configure item pipelines: raw Page archived (200, only with NEWSCRAWL_WARC_DIR set) ->
+# Article (300), then repeats removed (400)
 # See https://docs.scrapy.org/en/latest/topics/item-pipeline.html
 ITEM_PIPELINES = {
+    "newscrawl.pipelines.WarcArchivePipeline": 200,
     "newscrawl.pipelines.ExtractionPipeline": 300,
     "newscrawl.pipelines.DuplicatesPipeline": 400,
 }

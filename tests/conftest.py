@@ -28,9 +28,12 @@ def sample_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
 
 @pytest.fixture(scope="session")
 def sample_crawl(sample_site: Site, tmp_path_factory: pytest.TempPathFactory) -> CrawlResult:
-    """One real crawl of the sample site, shared by the end-to-end and schema tests."""
+    """One real crawl of the sample site, shared by the end-to-end and schema tests; it also
+    archives its pages in a WARC file, as a user asks with ``NEWSCRAWL_WARC_DIR``."""
     start = len(sample_site.server.requested)
-    result = run_crawl(tmp_path_factory.mktemp("sample_crawl"), sample_site.base)
+    workdir = tmp_path_factory.mktemp("sample_crawl")
+    result = run_crawl(workdir, sample_site.base,
+                       {"NEWSCRAWL_WARC_DIR": str(workdir / "warc")})
     result.requested = sample_site.server.requested[start:]
     return result
 

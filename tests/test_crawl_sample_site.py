@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
+from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+import pytest
+
+from newscrawl.cli import main
 from newscrawl.demo import score
 
 if TYPE_CHECKING:
@@ -95,3 +100,20 @@ def test_items_carry_provenance(sample_crawl: CrawlResult) -> None:
     assert len({i["content_hash"] for i in sample_crawl.items}) == len(sample_crawl.items)
     assert Counter(i["site"] for i in sample_crawl.items) == {"127.0.0.1": len(
         sample_crawl.items)}
+
+
+def test_warc_archive_extracts_again_to_the_same_articles(
+        sample_crawl: CrawlResult, capsys: pytest.CaptureFixture[str]) -> None:
+    """The crawl's WARC file, read back by ``newscrawl extract``, gives every exported article
+    again with the same text and capture time: a corpus can be rebuilt without a recrawl."""
+    warc = Path(sample_crawl.stats["newscrawl/warc/file"])
+    assert warc.is_file() and warc.name.endswith(".warc.gz")
+    assert sample_crawl.stat("newscrawl/warc/records") == sample_crawl.stat("newscrawl/extracted")
+    assert main(["extract", "--format", "json", str(warc)]) == 0
+    again = {r["url"]: r for r in map(json.loads, capsys.readouterr().out.splitlines())}
+    assert len(again) == sample_crawl.stat("newscrawl/warc/records") - sum(
+        n for reason, n in sample_crawl.dropped().items()
+        if reason in ("binary", "empty", "no_content", "no_text", "too_large"))
+    for item in sample_crawl.items:
+        assert (again[item["url"]]["text"], again[item["url"]]["crawled_at"]) == (
+            item["text"], item["crawled_at"])
