@@ -196,7 +196,7 @@ _PLACEHOLDER = re.compile(r"[{}$<>]|^[A-Za-z_]+(?:\.[A-Za-z_]{2,}){2,}$")
 _NAME_PARTICLES = frozenset(
     """
 van von der den des het de da di du del della degli dei dos das la le bin binti bint ibn ben al
-el ter ten zu zur vom af av the for and with from our its
+el las los ter ten zu zur vom af av the for and with from our its
 """.split()  # noqa: SIM905 - a word list reads better as prose
 )
 """Lower-case words that names and organisations' names hold ("Jan van der Berg")."""

@@ -1169,13 +1169,12 @@ def _far_byline(c: _Collected, h1: etree._Element) -> tuple[str, ...]:
 
 
 def _labelled_byline(texts: list, near: bool) -> tuple[str, ...]:  # noqa: C901
-    # A label's next text may be a <style>'s (CSS-in-JS puts them in the body): never a name.
+    # Neither a label nor the name after it is a <style>'s or a <script>'s text (CSS-in-JS
+    # puts <style> in the body, right after an "Authors" heading).
     texts = [t for t in texts if len(t) <= _MAX_BYLINE_TEXT and (
-        t.getparent() is None or t.getparent().tag not in _SKIP_TEXT_PARENTS)]
+        (holder := t.getparent()) is not None and holder.tag not in _SKIP_TEXT_PARENTS)]
     for i, text in enumerate(texts):
         parent = text.getparent()
-        if parent is None or parent.tag in _SKIP_TEXT_PARENTS:
-            continue
         label_only = AUTHOR_LABEL.match(text) or (near and BY_ONLY.match(text))
         if label_only and i + 1 < len(texts):
             line = texts[i + 1]
