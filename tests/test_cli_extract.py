@@ -216,8 +216,8 @@ def test_model_that_does_not_load_is_a_usage_error(tmp_path: Path,
 # --------------------------------------------------------------------------- WARC files
 
 def warc(path: Path, records: list[tuple[str, str, str, bytes]], *, gz: bool = True) -> str:
-    """A WARC file as a crawler writes one: a warcinfo record, then per (type, url, status
-    line, body) a request or response record, HTML responses typed by their HTTP header."""
+    """A WARC file as a crawler writes one: a warcinfo record, then per (type, url,
+    "status|content type[|gzip]", body) a request or response record."""
     from warcio.statusandheaders import StatusAndHeaders
     from warcio.warcwriter import WARCWriter
 
@@ -229,10 +229,13 @@ def warc(path: Path, records: list[tuple[str, str, str, bytes]], *, gz: bool = T
                 http = StatusAndHeaders(f"GET {url} HTTP/1.1", [("Host", "x")],
                                         is_http_request=True)
             else:
-                content_type = "image/png" if body.startswith(b"\x89PNG") else status.split("|")[1]
-                status = status.split("|")[0]
-                http = StatusAndHeaders(status, [("Content-Type", content_type)],
-                                        protocol="HTTP/1.1")
+                status, content_type, *encoding = status.split("|")
+                headers = [("Content-Type", content_type)]
+                if encoding:  # stored as sent: gzip-encoded, then chunked
+                    body = gzip.compress(body)
+                    body = b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body)
+                    headers += [("Content-Encoding", "gzip"), ("Transfer-Encoding", "chunked")]
+                http = StatusAndHeaders(status, headers, protocol="HTTP/1.1")
             writer.write_record(writer.create_warc_record(
                 url, kind, payload=io.BytesIO(body), http_headers=http,
                 warc_headers_dict={"WARC-Date": "2025-03-05T08:00:00Z"}))
@@ -251,6 +254,7 @@ def test_warc_html_responses_are_pages_with_their_own_url_charset_and_time(
     path = warc(tmp_path / "news.warc.gz", [
         ("request", "https://harbour.example/wall", "", b""),
         ("response", "https://harbour.example/wall", "200 OK|text/html", EN_PAGE),
+        ("response", "https://harbour.example/sent", "200 OK|text/html|gzip", EN_PAGE),
         # the HTTP header's charset, which a guess from these bytes gets wrong
         ("response", "https://przystan.example/zolw", "200 OK|text/html; charset=iso-8859-2",
          PL_PAGE),
@@ -262,13 +266,15 @@ def test_warc_html_responses_are_pages_with_their_own_url_charset_and_time(
     assert code == 0, err
     records = [json.loads(line) for line in out.splitlines()]
     assert [(r["url"], r["title"]) for r in records] == [
-        ("https://harbour.example/wall", EN_TITLE), ("https://przystan.example/zolw", PL_TITLE)]
-    assert records[1]["text"] == PL
+        ("https://harbour.example/wall", EN_TITLE), ("https://harbour.example/sent", EN_TITLE),
+        ("https://przystan.example/zolw", PL_TITLE)]
+    assert records[1]["text"] == EN
+    assert records[2]["text"] == PL
     assert {r["crawled_at"] for r in records} == {"2025-03-05T08:00:00+00:00"}
     validator = jsonschema.Draft202012Validator(SCHEMA, format_checker=jsonschema.FormatChecker())
     for record in records:
         validator.validate(record)
-    assert err.strip() == ("newscrawl extract: 2 pages: 2 extracted; 5 WARC records skipped "
+    assert err.strip() == ("newscrawl extract: 3 pages: 3 extracted; 5 WARC records skipped "
                            "(http_301, http_404, not_html, warc_request, warc_warcinfo)")
 
 
