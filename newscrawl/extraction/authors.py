@@ -61,8 +61,10 @@ _NOT_WRITER = re.compile(
     # editors, sources (an outlet) and photographers in Chinese and Japanese credits
     r"(?:责任编辑|責任編輯|编辑|編輯|责编|責編|来源|來源|摄影|攝影|写真)\s*[：:/／])"
 )
-_CJK_ROLE = re.compile(r"(?:本报|本報)?(?:记者|記者|通讯员|通訊員|特约记者|特約記者"
-                       r"|实习生|實習生|编辑|责编|责任编辑|기자)")
+_CJK_REPORTER = "记者|記者|通讯员|通訊員|实习生|實習生"
+"""Reporter, correspondent, intern: the roles a Chinese credit line names its writers by."""
+_CJK_ROLE = re.compile(
+    rf"(?:本报|本報)?(?:{_CJK_REPORTER}|特约记者|特約記者|编辑|责编|责任编辑|기자)")
 _CJK_SPLIT = re.compile(r"[、，,；;\s]+")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _URL_OR_MAIL = re.compile(r"(?:https?://|www\.)\S+|\S+@\S+\.\w+")
@@ -125,14 +127,14 @@ _TRIM = " \t\n\r.,;:|-–—·•*()[]{}\"'“”‘’«»"
 # "XX日报·XX记者 张三", "（张三 上海报道）", "作者：张三", "文/张三", "文・山田太郎".
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff"
 CJK_CREDIT_LEAD = re.compile(
-    r"(?:^|(?<=\s))(?:\S{0,12}?(?:记者|記者|通讯员|通訊員|实习生|實習生|撰稿人?)(?:\s*[:：]|(?=\s|$))"
+    rf"(?:^|(?<=\s))(?:\S{{0,12}}?(?:{_CJK_REPORTER}|撰稿人?)(?:\s*[:：]|(?=\s|$))"
     r"|(?:作者|撰文|文字?|图文|圖文|筆者|笔者)\s*[:：/／・])\s*"
 )
 """A reporter's credit with its outlet ("本报记者", "新华日报·XX记者") or a writer's label."""
 _CJK_REPORTED = re.compile(rf"(?:\s+|\s*[/／]\s*)[{_HAN}]{{2,10}}(?:报道|報道|報導|报导)$"
                            rf"|\s*(?:发自|發自)[{_HAN}]{{2,8}}$")
 """Where the reporter filed from, after the names: "上海报道", Taiwan's "／台北報導", "发自北京"."""
-_CJK_ROLE_GLUED = re.compile(r"^\S{0,12}?(?:记者|記者|通讯员|通訊員|实习生|實習生)\s*[:：]?\s*")
+_CJK_ROLE_GLUED = re.compile(rf"^\S{{0,12}}?(?:{_CJK_REPORTER})\s*[:：]?\s*")
 _CJK_CREDIT_NAME = re.compile(
     rf"[{_HAN}]{{2,4}}|[{_HAN}]{{1,6}}(?:[·・•][{_HAN}]{{1,6}})+|[A-Za-z][\w.-]{{1,29}}")
 _CJK_BRACKETS = "（()）【】[] \u3000"
@@ -192,7 +194,7 @@ def _is_role(piece: str) -> bool:
 _PLACEHOLDER = re.compile(r"[{}$<>]|^[A-Za-z_]+(?:\.[A-Za-z_]{2,}){2,}$")
 
 
-# The last six are an organisation's: "Society for the Blind".
+# The last seven are an organisation's: "Society for the Blind".
 _NAME_PARTICLES = frozenset(
     """
 van von der den des het de da di du del della degli dei dos das la le bin binti bint ibn ben al

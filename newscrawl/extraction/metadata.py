@@ -282,12 +282,13 @@ def _section(value: str | None) -> str | None:
 
 def _site(value: str | None) -> str | None:
     """Some sites declare their address as their name ("http://www.tmz.com"), which still
-    names them; a social handle made into an address ("http://@handle") names nothing."""
+    names them; a social handle names them without its "@", and made into an address
+    ("http://@handle") names nothing."""
     value = _plain(value, 200)
     if value and value.startswith(("http://", "https://")) and (
             "@" in value or not _hostname(value)):
         return None
-    return value
+    return value[1:] or None if value and value.startswith("@") else value
 
 
 def _readable(text: str | None) -> str | None:
@@ -1685,8 +1686,6 @@ def extract_metadata(root: etree._Element, url: str | None = None) -> Metadata:
         _first(c.metas, _SITE_KEYS[:1]) or (ld.publisher if ld else None)
         or _first(c.metas, _SITE_KEYS[1:])))
     site_name = fields.get("site_name")
-    if isinstance(site_name, str) and site_name.startswith("@"):
-        fields["site_name"] = site_name = site_name[1:] or None
     guarded("title", _choose_title, c, ld, site_name, url)
     guarded("authors", _authors, root, c, ld, site_name)
     guarded("modified", lambda: _date([

@@ -78,14 +78,14 @@ def run(args: argparse.Namespace) -> int:
     log(f"wrote {out} and {companion}")
 
     rows = page_rows(ds)
+    probas = {"two stages (shipped)": oof.stage2, "stage 1 alone": oof.stage1}
     per_page = {
         name: dataset_page_scores(
             ds, lambda i, p=proba: choose_nodes(p[rows[i]], ds.pages[i].table.weights))
-        for name, proba in (("two stages (shipped)", oof.stage2), ("stage 1 alone", oof.stage1))
+        for name, proba in probas.items()
     }
     scores = {name: {"node": node_prf(proba > 0.5, y), "page": page_summary(per_page[name])}
-              for name, proba in (("two stages (shipped)", oof.stage2),
-                                  ("stage 1 alone", oof.stage1))}
+              for name, proba in probas.items()}
     respelled = respelled_scores(ds, oof.copies_stage2, per_page["two stages (shipped)"])
     ceiling = page_summary(dataset_page_scores(ds, lambda i: ds.pages[i].y > 0.5))
     checks = []

@@ -142,6 +142,27 @@ class StackedPredictions:
     X_copies_context: np.ndarray
 
 
+def _fold_fits(ds: NodeDataset, splits: Sequence[tuple[np.ndarray, np.ndarray]],
+               stage: NodeClassifier, X: np.ndarray, X_copies: np.ndarray,
+               log: Callable[[str], None] | None = None, name: str = ""
+               ) -> tuple[np.ndarray, np.ndarray, list[float]]:
+    """One stage fitted per fold on the other folds' pages and their copies: the held-out
+    pages' and copies' probabilities, and each fold's seconds."""
+    c = ds.copies
+    p, pc, seconds = np.zeros(len(ds.y)), np.zeros(len(c.y)), []
+    for k, (train_pages, _) in enumerate(splits):
+        t0 = time.perf_counter()
+        model = stage.clone().fit(*with_copies(ds, X, X_copies, train_pages))
+        test = ~np.isin(ds.page_of_row, train_pages)
+        test_copies = ~np.isin(c.origin_of_row, train_pages)
+        p[test] = model.predict_proba(X[test])
+        pc[test_copies] = model.predict_proba(X_copies[test_copies])
+        seconds.append(time.perf_counter() - t0)
+        if log is not None:
+            log(f"  {name}, fold {k + 1}/{len(splits)}: {seconds[-1]:.0f} s")
+    return p, pc, seconds
+
+
 def out_of_fold(ds: NodeDataset, splits: Sequence[tuple[np.ndarray, np.ndarray]],
                 stage1: NodeClassifier, stage2: NodeClassifier,
                 log: Callable[[str], None] = lambda _: None) -> StackedPredictions:
@@ -152,27 +173,10 @@ def out_of_fold(ds: NodeDataset, splits: Sequence[tuple[np.ndarray, np.ndarray]]
     slightly, never stage 1, and both stages' scores are reported.
     """
     c = ds.copies
-    p1, p1c = np.zeros(len(ds.y)), np.zeros(len(c.y))
-    seconds = []
-    for k, (train_pages, _) in enumerate(splits):
-        t0 = time.perf_counter()
-        model = stage1.clone().fit(*with_copies(ds, ds.X, c.X, train_pages))
-        test = ~np.isin(ds.page_of_row, train_pages)
-        test_copies = ~np.isin(c.origin_of_row, train_pages)
-        p1[test] = model.predict_proba(ds.X[test])
-        p1c[test_copies] = model.predict_proba(c.X[test_copies])
-        seconds.append(time.perf_counter() - t0)
-        log(f"  stage 1, fold {k + 1}/{len(splits)}: {seconds[-1]:.0f} s")
+    p1, p1c, seconds = _fold_fits(ds, splits, stage1, ds.X, c.X, log, "stage 1")
     X2 = context_matrix([lp.table for lp in ds.pages], p1)
     X2c = context_matrix(c.tables, p1c)
-    p2, p2c = np.zeros(len(ds.y)), np.zeros(len(c.y))
-    for k, (train_pages, _) in enumerate(splits):
-        t0 = time.perf_counter()
-        model = stage2.clone().fit(*with_copies(ds, X2, X2c, train_pages))
-        test = ~np.isin(ds.page_of_row, train_pages)
-        test_copies = ~np.isin(c.origin_of_row, train_pages)
-        p2[test] = model.predict_proba(X2[test])
-        p2c[test_copies] = model.predict_proba(X2c[test_copies])
-        seconds[k] += time.perf_counter() - t0
+    p2, p2c, seconds2 = _fold_fits(ds, splits, stage2, X2, X2c)
+    seconds = [a + b for a, b in zip(seconds, seconds2, strict=True)]
     log("  stage 2 done")
     return StackedPredictions(p1, p2, X2, seconds, p2c, X2c)
