@@ -47,6 +47,19 @@ def test_spaced_and_unspaced_text_of_same_length_differ_only_in_spacing() -> Non
     assert ar["stops"] == pytest.approx(np.log1p(2))  # Arabic question mark ends a sentence
 
 
+@pytest.mark.parametrize("text", [
+    "မိုးရွာတယ်။ လမ်းပိတ်တယ်။",  # Burmese
+    "ភ្លៀងធ្លាក់។ ផ្លូវបិទ។",  # Khmer
+    "ཆར་པ་བབས། ལམ་ཁ་བཀག།",  # Tibetan
+    "雨が降った．道路は閉鎖された．",  # Japanese with full-width full stops
+    "वर्षा हुई॥ मार्ग बंद हुआ॥",  # Devanagari double danda
+])
+def test_sentence_ends_of_other_scripts_count_as_stops(text: str) -> None:
+    r = row(table_of(f"<html><body><p>{text}</p></body></html>"), text[:3])
+    assert r["stops"] == pytest.approx(np.log1p(2))
+    assert r["ends_with_stop"] == 1
+
+
 def test_inline_tags_unwrap_into_one_node_and_links_are_counted() -> None:
     table = table_of(
         "<html><body><p>A <b>bold</b> and <a href='/x'>linked</a> word in one sentence.</p>"

@@ -6,7 +6,7 @@ come from a codepoint lookup over node text in large batches, subtree sums from 
 the pre-order (a subtree is a contiguous range), and neighbour features from shifted arrays.
 
 Nothing assumes spaces between words: lengths are counted in characters by Unicode class,
-and CJK full stops count as sentence ends.
+and the full stops of other scripts (CJK, Devanagari, Burmese ...) count as sentence ends.
 """
 
 from __future__ import annotations
@@ -105,7 +105,10 @@ _GROUP_SHIFTS = np.arange(len(GROUPS), dtype=np.int64)
 # Character classes, looked up per codepoint.
 C_OTHER, C_SPACE, C_LOWER, C_UPPER, C_LETTER, C_DIGIT, C_STOP, C_PUNCT, C_SYMBOL = range(9)
 N_CLASSES = 9
-_SENTENCE_ENDS = ".!?。！？…؟।۔։።᙮᠃᠉\u3002\uff61"
+# Sentence ends of the scripts we crawl, beyond "." "!" "?": CJK full stops (the full-width
+# "．" of Japanese technical prose too), Arabic and Urdu, Devanagari's single and double
+# danda, Armenian, Ethiopic, Burmese, Khmer, Tibetan, Canadian syllabics and Mongolian.
+_SENTENCE_ENDS = ".!?。！？…؟।॥۔։።፧။។།᙮᠃᠉\uff0e\uff61\ufe12"
 
 
 def _class_table() -> np.ndarray:
