@@ -169,8 +169,9 @@ def out_of_fold(ds: NodeDataset, splits: Sequence[tuple[np.ndarray, np.ndarray]]
     """Each page's probabilities, and each copy's, from models that never saw its domain.
 
     Stage 2's training rows carry context from stage-1 models that did see the test fold's
-    pages (they come from the other folds' out-of-fold runs); that can flatter stage 2
-    slightly, never stage 1, and both stages' scores are reported.
+    pages (they come from the other folds' out-of-fold runs). Nested folds, which avoid
+    that, take five times the stage-1 fits and gave the same page F1 (0.8754 against
+    0.8757, seed 0), so the cheap form stays; both stages' scores are reported.
     """
     c = ds.copies
     p1, p1c, seconds = _fold_fits(ds, splits, stage1, ds.X, c.X, log, "stage 1")
