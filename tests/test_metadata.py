@@ -415,9 +415,28 @@ def test_clean_authors(raw, expected):
     ("Jan van der Berg", ("Jan van der Berg",)),
     ("Society for the Protection of Moths", ("Society for the Protection of Moths",)),
     ("kestrel lane", ("kestrel lane",)),
+    # a page's labels, calls to action and sentences taken from an author field
+    ("Home", ()),
+    ("Coming Soon!", ()),
+    ("Visit the Orlepa Store", ()),
+    ("Get in touch", ()),
+    ("This guide is filed under", ()),
+    ("Quillon and Barrowby sign a supply agreement to widen regional coverage", ()),
+    ("Tavish Orne staff writer", ("Tavish Orne",)),
+    # UTF-8 read as Latin-1 before it reached the page
+    ("Lesław Korpań".encode().decode("latin-1"), ("Lesław Korpań",)),
 ])
 def test_clean_authors_drops_descriptions_credits_and_sentences(raw, expected):
     assert clean_authors([raw]) == expected
+
+
+def test_byline_box_that_opens_with_page_text_names_nobody():
+    body = ('<h1>Headline</h1><div class="byline"><p>Coming Soon!</p>'
+            '<p>Tide Pool Paints, Spring Edition</p></div><p>Text</p>')
+    assert meta(page(body=body)).authors == ()
+    body = ('<h1>Headline</h1><div class="byline"><p>March 3, 2024</p>'
+            '<p>Tavish Orne</p></div><p>Text</p>')
+    assert meta(page(body=body)).authors == ("Tavish Orne",)
 
 
 def test_css_after_an_author_label_is_no_name():

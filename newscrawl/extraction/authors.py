@@ -9,9 +9,10 @@ in a corpus is worse than none.
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Iterable
+
+from .decode import readable
 
 _MAX_RAW = 300
 """Longer raw strings are template accidents (a paragraph, a bio), not bylines."""
@@ -110,6 +111,9 @@ _GENERIC = frozenset({
     "admin", "administrator", "staff", "editor", "editors", "redaction", "rédaction", "redaktion",
     "guest", "anonymous", "unknown", "null", "none", "undefined", "user", "author", "webmaster",
     "on", "via",
+    # a page's own labels and links, taken from an author field or link: "Home", "Name"
+    "home", "name", "comment", "comments", "category", "categories", "contact", "menu",
+    "search", "login",
     # Chinese author boxes' and fields' words: article (count), reads, fans, follow, comments,
     # share, anonymous (佚名, 匿名), this site, original, reposted, unknown
     "文章", "阅读", "閱讀", "总阅读", "總閱讀", "粉丝", "粉絲", "关注", "關注", "评论", "評論",
@@ -217,10 +221,26 @@ def _valid(name: str) -> bool:
     return not _prose(name)
 
 
+_SENTENCE_WORDS = frozenset({"is", "are", "was", "were", "has", "have", "had", "this", "that",
+                             "these", "those", "you", "your", "will", "can"})
+"""Lower-case words that a sentence holds and no name does ("This review is posted in")."""
+_IMPERATIVES = frozenset(
+    """
+visit get read see view follow contact shop click sign subscribe join learn discover explore
+browse find download watch leave write send call email book buy order try start
+""".split()  # noqa: SIM905 - a word list reads better as prose
+)
+"""A link's verb: "Visit the Acme Store", "Get in touch" are calls to action, not names."""
+
+
 def _prose(name: str) -> bool:
-    """Words that read as a sentence or a description, not as a name."""
+    """Words that read as a sentence, a description or a call to action, not as a name."""
     words = name.split()
     if len(words) > _MAX_WORDS:
+        return True
+    if len(words) > 1 and (
+            name[-1] in "!?" or any(w in _SENTENCE_WORDS for w in words)
+            or (words[0].lower() in _IMPERATIVES and words[1][:1].islower())):
         return True
     # A name has at least one capitalised word (or is all one case, e.g. a lower-case handle);
     # three lower-case words are a phrase of prose ("never looked back"), not a handle.
@@ -232,6 +252,14 @@ def _prose(name: str) -> bool:
     lower = sum(1 for w in words
                 if w[:1].islower() and len(w) >= 3 and w.isalpha() and w not in _NAME_PARTICLES)
     return lower >= 2
+
+
+def names_nobody(line: str) -> bool:
+    """A line that reads as page text, not a byline: a sentence, a call to action, a page's
+    label ("Home", "Coming Soon!"). A box that opens with one is no byline box, so the lines
+    after it are not read for a name."""
+    text = " ".join(line.split()).strip(_TRIM)
+    return text.lower() in _GENERIC or (" " in text and _prose(text))
 
 
 def _split_cjk(text: str) -> list[str]:
@@ -261,10 +289,14 @@ def _names(raw: str) -> list[str]:
             parts = _SPLIT.split(piece)
             # A line that starts in lower case and goes on as a sentence is prose that opens
             # like a byline ("By this time, a Persian physician ...", Spanish "Por qué ..."):
-            # its short pieces are not names either. (Names first, then a description after a
-            # comma, is a byline: "Jane Doe, Candidate Representative to the Committee".)
+            # its short pieces are not names either; so is a line without a comma that runs on
+            # past a name's length (a headline: "Acme and Initech sign a partnership to ...").
+            # (Names first, then a description after a comma, is a byline: "Jane Doe,
+            # Candidate Representative to the Committee"; so is "Jane Doe staff writer".)
             if piece.lstrip(_TRIM)[:1].islower() and any(
                     _prose(part) for part in parts if _LETTERS.search(part)):
+                continue
+            if "," not in piece and any(len(part.split()) > _MAX_WORDS for part in parts):
                 continue
         for part in parts:
             part = _BY.sub("", part, count=1)
@@ -305,9 +337,8 @@ def clean_authors(values: Iterable[object]) -> tuple[str, ...]:
     for value in values:
         if not isinstance(value, str):
             continue
-        raw = value.strip()
-        if "&" in raw and ";" in raw:
-            raw = html.unescape(raw)  # double-escaped in JSON-LD or meta: "Maria &amp; Katerina"
+        # double-escaped in JSON-LD or meta ("Maria &amp; Katerina"), or mojibake ("JaroÅ\x84")
+        raw = readable(value.strip()) or ""
         if not raw or len(raw) > _MAX_RAW:
             continue
         for name in _names(raw):

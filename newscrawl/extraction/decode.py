@@ -7,6 +7,7 @@ upgraded to their supersets (gb2312/gbk → gb18030, latin-1 → cp1252) by w3li
 
 from __future__ import annotations
 
+import html
 import re
 
 from charset_normalizer import from_bytes
@@ -241,3 +242,24 @@ def decode_page(body: bytes | str, content_type: str | None = None
     if not text.strip():
         raise NotText("empty")
     return encoding, text, source
+
+
+_MOJIBAKE = re.compile("[\u00c2-\u00f4][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d"
+                       "\u017e\u0192\u02c6\u02dc\u2013\u2014\u2018-\u201e\u2020-\u2022"
+                       "\u2026\u2030\u2039\u203a\u20ac\u2122]")
+"""A UTF-8 lead byte then a continuation byte, both read as Latin-1 or cp1252 characters."""
+
+
+def readable(text: str | None) -> str | None:
+    """A declared text (title, description, author) as the page means it: double-escaped by
+    its CMS ("Q&amp;A", "&#038;") or stored as UTF-8 bytes read as Latin-1 / cp1252
+    ("Investorâ\x80\x99s", "Investorâ€™s", "JaroÅ\x84") before it reached the page."""
+    if text and "&" in text and ";" in text:
+        text = html.unescape(text)
+    if text and _MOJIBAKE.search(text):
+        for legacy in ("cp1252", "latin-1"):
+            try:
+                return text.encode(legacy).decode("utf-8")
+            except UnicodeError:
+                continue
+    return text

@@ -10,7 +10,6 @@ and the microdata offer; the DOM is searched for a byline only when no source na
 
 from __future__ import annotations
 
-import html as html_lib
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -31,8 +30,10 @@ from newscrawl.extraction.authors import (
     cjk_credit,
     clean_authors,
     invert_name,
+    names_nobody,
 )
 from newscrawl.extraction.dates import parse_date, swapped_date, url_date, zone_days
+from newscrawl.extraction.decode import readable
 from newscrawl.extraction.meta_jsonld import JsonLd, read_jsonld
 
 
@@ -219,10 +220,6 @@ _BLOCK_TAGS = frozenset({"br", "div", "p", "ul", "ol", "li", "dl", "dt", "dd", "
 _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
 """Soft hyphens and zero-width characters: in the markup, not in what a reader sees."""
 _NON_ALNUM = re.compile(r"[\W_]+")
-_MOJIBAKE = re.compile("[\u00c2-\u00f4][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d"
-                       "\u017e\u0192\u02c6\u02dc\u2013\u2014\u2018-\u201e\u2020-\u2022"
-                       "\u2026\u2030\u2039\u203a\u20ac\u2122]")
-"""A UTF-8 lead byte then a continuation byte, both read as Latin-1 or cp1252 characters."""
 _WORD = re.compile(r"\w+")
 _SLUG_WORD = re.compile(r"[^\W_]+")
 _DIGITS = re.compile(r"\d+")
@@ -271,7 +268,7 @@ def _plain(value: str | None, limit: int = _MAX_TEXT) -> str | None:
     the tag, or an address in brackets."""
     if value and "</" in value and _CLOSING_TAG.search(value):
         value = _SPACE_BEFORE_STOP.sub("", _MARKUP.sub(" ", value))
-    return _clip(_readable(value), limit)
+    return _clip(readable(value), limit)
 
 
 def _section(value: str | None) -> str | None:
@@ -289,20 +286,6 @@ def _site(value: str | None) -> str | None:
             "@" in value or not _hostname(value)):
         return None
     return value[1:] or None if value and value.startswith("@") else value
-
-
-def _readable(text: str | None) -> str | None:
-    """A title as the page means it: double-escaped by its CMS ("Q&amp;A", "&#038;") or stored
-    as UTF-8 bytes read as Latin-1 / cp1252 ("Investorâ\x80\x99s", "Investorâ€™s")."""
-    if text and "&" in text and ";" in text:
-        text = html_lib.unescape(text)
-    if text and _MOJIBAKE.search(text):
-        for legacy in ("cp1252", "latin-1"):
-            try:
-                return text.encode(legacy).decode("utf-8")
-            except UnicodeError:
-                continue
-    return text
 
 
 @lru_cache(maxsize=1024)
@@ -578,7 +561,7 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
     site_words = _words(site_name) if site_name else set()
     # og:title before the JSON-LD headline: Google asks for headlines of at most 110
     # characters, so some CMSs cut them, and some put the article's first lines there.
-    declared = [_readable(t) for t in (
+    declared = [readable(t) for t in (
         _clip(_first(c.metas, _TITLE_KEYS), _MAX_TITLE),
         _clip(ld.headline, _MAX_TITLE) if ld else None,
         _clip(c.title, _MAX_TITLE),
@@ -589,7 +572,7 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
     h1s: list[tuple[str, etree._Element]] = []
     header_h1s: list[tuple[str, etree._Element]] = []
     for h in c.h1s:
-        text = _clip(_readable(_inline_text(h)), _MAX_TITLE)
+        text = _clip(readable(_inline_text(h)), _MAX_TITLE)
         text = _cut_source(_rstrip_glyphs(text), h) if text else text
         if text and _h1_ok(h, text, sites, site_words):
             text = _strip_site_tail(text, sites)
@@ -688,7 +671,7 @@ def _part_before_heading(title: str | None, heading: str, sites: list[str]) -> s
     book, manual or forum the page belongs to (documentation themes print it on every page),
     and the part before it names this page. Not when that part is itself the site's name
     (``Site - Headline``), nor after a colon, which headlines use themselves."""
-    title = _readable(_clip(title, _MAX_TITLE))
+    title = readable(_clip(title, _MAX_TITLE))
     if not title:
         return None
     for sep in _TITLE_SEPARATORS:
@@ -1057,7 +1040,8 @@ def _byline_names(lines: list[str]) -> tuple[str, ...]:
     """Names from the lines of a byline box. A line after "By" (or starting with it) names the
     writer; the lines before it are a kicker or a date ("Guide / by / Will Judd", "Post / by /
     galitsyn", "Originally published ... / By / April Fulton"). Without one, the first line
-    that holds a name."""
+    that holds a name, unless a line of page text comes first ("Coming Soon!" / a product's
+    name)."""
     for i, line in enumerate(lines):
         if (BY_ONLY.match(line) or AUTHOR_LABEL.match(line)) and i + 1 < len(lines):
             names = clean_authors([lines[i + 1]])
@@ -1071,6 +1055,8 @@ def _byline_names(lines: list[str]) -> tuple[str, ...]:
         names = clean_authors([line])
         if names:
             return names
+        if names_nobody(line):
+            return ()
     return ()
 
 
@@ -1564,7 +1550,7 @@ def _tags(c: _Collected, ld: JsonLd | None) -> tuple[str, ...]:
             if key in c.metas:
                 raw, whole_lists = c.metas[key], True
                 break
-    values = [_readable(v) or "" for v in raw]
+    values = [readable(v) or "" for v in raw]
     if whole_lists:
         values = [t for v in values for t in _TAG_SEPARATORS.split(v)]
     out: list[str] = []
