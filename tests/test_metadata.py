@@ -231,6 +231,17 @@ def test_by_line_just_above_the_headline_but_not_a_consent_line():
     assert meta(page(body=body)).authors == ()
 
 
+@pytest.mark.parametrize(("line", "expected"), [
+    ("Door Fenwick Aardal", ("Fenwick Aardal",)),  # Dutch "door", by
+    ("Door & Kettle Lid Set", ()),  # English "door" opening a product's name
+    ("Door hinges and Catalogs", ()),
+    ("Por qué Ribera importa", ()),  # Spanish "por" opening a question
+])
+def test_words_for_by_in_other_languages_need_a_name_after_them(line, expected):
+    body = f'<h1>Headline</h1><p>{line}</p><p>Text of the story.</p>'
+    assert meta(page(body=body)).authors == expected
+
+
 def test_byline_box_name_after_by_not_the_kicker_before_it():
     body = ('<h1>Headline</h1><div class="byline"><span>Guide</span> <span>by</span> '
             '<a>Will Judd</a> <span>Former Deputy Tech Editor</span></div>')

@@ -29,12 +29,16 @@ _BY = re.compile(
     re.I,
 )
 BY_PREFIX = re.compile(
-    r"^\s*(?:(?:written|posted|reported|words|story)\s+)?(?:by|von|par|por|di|door|av|af|przez"
-    r"|от|автор|écrit par|escrito por|scritto da|geschrieben von)\b\s*[:：]?\s*\S"
+    r"^\s*(?:(?:written|posted|reported|words|story)\s+)?(?:by\b\s*[:：]?\s*\S"
+    r"|(?:von|par|por|di|door|av|af|przez|от|автор|écrit par|escrito por|scritto da"
+    r"|geschrieben von)\b\s*[:：]?\s*(?-i:(?![a-z]))[^\W\d_])"
     r"|^\s*(?:作者|记者|撰文|文|筆者|著者|記者)\s*[：:/／|]",
     re.I,
 )
-"""A line that reads as a byline by its first word."""
+"""A line that reads as a byline by its first word. The other languages' words for "by" are
+also words of English or of their own prose ("Door & Window Sensor", "door fittings", "Por
+qué"), so a name must follow them: a letter, not lower-case ASCII (a lower-case handle
+follows only "by")."""
 BY_ONLY = re.compile(r"^\s*(?:(?:written|posted)\s+)?(?:by|von|par|por|di|door|av|af|przez)"
                      r"\s*[:：]?\s*$", re.I)
 # Labels that name the writer on the next line or after them, stronger than a bare "By", so
