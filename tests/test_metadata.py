@@ -231,6 +231,15 @@ def test_by_line_just_above_the_headline_but_not_a_consent_line():
     assert meta(page(body=body)).authors == ()
 
 
+def test_date_at_the_end_of_a_line_of_labelled_fields():
+    # an old table layout without <h1>: author, source and date fields in one text, their
+    # values left empty by the template, the date after its label
+    body = ('<table><tr><td>河堤加固工程通过验收</td></tr><tr><td>作者： \n size="20"'
+            '\n 来源：\n size="20"\n 发布日期： \n 9/17/2014 5:54:13 AM</td></tr>'
+            '<tr><td><p>工人们连夜加固了河堤，水位已经回落。</p></td></tr></table>')
+    assert meta(page(body=body), url=None).published == "2014-09-17T05:54:13"
+
+
 @pytest.mark.parametrize(("line", "expected"), [
     ("Door Fenwick Aardal", ("Fenwick Aardal",)),  # Dutch "door", by
     ("Door & Kettle Lid Set", ()),  # English "door" opening a product's name

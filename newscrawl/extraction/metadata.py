@@ -1260,11 +1260,18 @@ class _Shown:
 
 def _short_dates(texts: list) -> Iterator[tuple[int, str, str]]:
     """``(index, text, date)`` for each text short enough to be a date line that parses as a
-    date; the year test first spares the date parser most texts."""
+    date; the year test first spares the date parser most texts. A line of several labelled
+    fields ("作者： 来源： 发布日期： 9/17/2004 5:54:13 AM", "Author: X · Published: DATE") is
+    read from its last date label on."""
     for i, text in enumerate(texts):
         if (len(text) <= _DATE_TEXT_MAX or len(text.strip()) <= _DATE_TEXT_MAX) and _YEAR.search(
                 text):
             date = parse_date(text)
+            if not date:
+                labels = list(_DATE_LABEL.finditer(text))
+                end = labels[-1].end() if labels and labels[-1].start() else None
+                if end is not None and _YEAR.search(text, end):
+                    date = parse_date(text[end:])
             if date:
                 yield i, text, date
 
