@@ -36,6 +36,8 @@ def meta(body: str) -> Metadata:
     ("（記者陳思遠、林美玲／高雄報導）", "陳思遠 林美玲"),
     ("本报记者 林小雨、周大山", "林小雨 周大山"),
     ("文・森田花子", "森田花子"),
+    ("由林小雨张贴 @", "林小雨"),  # a blog's "posted by"
+    ("由 quietfox 发表于", "quietfox"),
 ])
 def test_credit_lines_name_the_writers(line: str, names: str) -> None:
     assert cjk_credit(line) == names
@@ -48,6 +50,8 @@ def test_credit_lines_name_the_writers(line: str, names: str) -> None:
     "来源：晨光报",  # the source, an outlet
     "记者 林小雨 摄",  # a photo credit
     "整理 晨光报记者 林小雨",  # something before the role
+    "由于大雨发表",  # 由于, because
+    "本帖最后由 林小雨 于 2020-1-1 编辑",  # last edited by
 ])
 def test_lines_that_are_not_credits(line: str) -> None:
     assert cjk_credit(line) is None

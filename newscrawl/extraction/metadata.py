@@ -90,7 +90,7 @@ _LABEL_STARTS = re.compile("\0" + AUTHOR_LABEL_START.pattern, AUTHOR_LABEL_START
 _LABEL_LOOKAHEAD = 8
 _LABEL_TRIES = 3
 _CJK_CREDIT_HINT = re.compile(r"记者|記者|报道|報道|報導|报导|作者|撰|文[/／・]|讯员|訊員|实习|實習"
-                              r"|筆者|笔者")
+                              r"|筆者|笔者|由\S{1,12}?(?:张贴|張貼|发表|發表)")
 """Words one of which a Chinese or Japanese credit line holds: only texts with one are parsed."""
 _CJK_CREDIT_TRIES = 12
 _CJK_CHAR = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
