@@ -510,9 +510,24 @@ def test_declared_texts_are_read_as_text():
     ('<meta property="article:tag" content="Mergers, Acquisitions and Sales">'
      '<meta property="article:tag" content="Tools &amp;amp; Dies">',
      ("Mergers, Acquisitions and Sales", "Tools & Dies")),
+    # a CMS's fields written into its keywords are no tags, except a field that is one
+    ('<meta name="keywords" content="compost, displayType: listicle, contentId: 9f2e71, '
+     'locale: US, Brexit: the deal">', ("compost", "Brexit: the deal")),
+    ('<meta name="keywords" content="Lite:true, Tag:Compost, Tag:Soil, LayerCake:0">',
+     ("Compost", "Soil")),
 ])
 def test_tags_split_only_a_whole_list(head, expected):
     assert meta(page(head, "<h1>Headline</h1>")).tags == expected
+
+
+def test_a_sentence_is_no_section_and_homepage_no_site_name():
+    head = ('<meta property="article:section" content="Keeping up with new training styles '
+            'keeps coaches in demand. As clients change, so must the plans they are sold.">'
+            '<meta property="og:site_name" content="Homepage">')
+    m = meta(page(head, "<h1>Headline</h1>"))
+    assert m.section is None and m.site_name is None
+    head = '<meta property="article:section" content="How to, Plumbing, St. Louis News">'
+    assert meta(page(head, "<h1>Headline</h1>")).section == "How to, Plumbing, St. Louis News"
 
 
 def test_clean_authors_trailing_on_placeholders_and_via():

@@ -271,19 +271,31 @@ def _plain(value: str | None, limit: int = _MAX_TEXT) -> str | None:
     return _clip(readable(value), limit)
 
 
+_SENTENCE_END = re.compile(r"[.!?]\s+[A-Z]")
+
+
 def _section(value: str | None) -> str | None:
-    """A URL in the section's place (the page's own, on some sites) names no section."""
+    """A URL in the section's place (the page's own, on some sites) names no section, and
+    neither do sentences (a description filed as the section)."""
     value = _plain(value, 200)
-    return None if value and value.startswith(("http://", "https://")) else value
+    if value and (value.startswith(("http://", "https://")) or len(value) > 100 or (
+            len(value.split()) >= 10 and _SENTENCE_END.search(value))):
+        return None
+    return value
+
+
+_NOT_SITE_NAMES = frozenset({"home", "homepage", "home page", "index", "welcome", "untitled"})
 
 
 def _site(value: str | None) -> str | None:
     """Some sites declare their address as their name ("http://www.tmz.com"), which still
     names them; a social handle names them without its "@", and made into an address
-    ("http://@handle") names nothing."""
+    ("http://@handle") names nothing; nor does a template's "Homepage"."""
     value = _plain(value, 200)
     if value and value.startswith(("http://", "https://")) and (
             "@" in value or not _hostname(value)):
+        return None
+    if value and value.casefold() in _NOT_SITE_NAMES:
         return None
     return value[1:] or None if value and value.startswith("@") else value
 
@@ -1542,6 +1554,19 @@ def normalise_language(value: str | None) -> str | None:
 
 
 _TAG_SEPARATORS = re.compile(r"[,;，；、]")
+_TAG_FIELD = re.compile(r"([A-Za-z][A-Za-z-]*):(?:(\S)|\s)")
+"""A CMS's fields written into its keywords ("displayType: listicle", "contentId: 15cd…",
+Medium's "Lite:true", "Tag:Nodejs"): a key, a colon, and no space or a lower-case-initial key."""
+
+
+def _tag_value(tag: str) -> str | None:
+    """The tag a keyword names: a field's value when the field is a tag ("Tag:Nodejs"), nothing
+    for other fields; a topic with a colon ("Brexit: the deal", "Star Wars: Episode IV") stays."""
+    m = _TAG_FIELD.match(tag)
+    if m is None or not (m.group(2) or m.group(1)[0].islower()):
+        return tag
+    return tag[m.end(1) + 1:].strip() or None if m.group(1).lower() in ("tag", "topic") else None
+
 
 
 def _tags(c: _Collected, ld: JsonLd | None) -> tuple[str, ...]:
@@ -1562,8 +1587,8 @@ def _tags(c: _Collected, ld: JsonLd | None) -> tuple[str, ...]:
         values = [t for v in values for t in _TAG_SEPARATORS.split(v)]
     out: list[str] = []
     seen: set[str] = set()
-    for tag in values:
-        tag = " ".join(tag.split())
+    for value in values:
+        tag = _tag_value(" ".join(value.split()))
         if tag and len(tag) <= _MAX_TAG_LEN and tag.casefold() not in seen:
             seen.add(tag.casefold())
             out.append(tag)
