@@ -520,6 +520,24 @@ def test_tags_split_only_a_whole_list(head, expected):
     assert meta(page(head, "<h1>Headline</h1>")).tags == expected
 
 
+@pytest.mark.parametrize(("declared", "expected"), [
+    # written as Scrapy writes a request's URL: spaces and non-ASCII percent-encoded
+    ("/images/Shop Logo.png", "https://news.example/images/Shop%20Logo.png"),
+    ("https://news.example/图片/河堤.jpg",
+     "https://news.example/%E5%9B%BE%E7%89%87/%E6%B2%B3%E5%A0%A4.jpg"),
+    # a CMS's site address glued before an absolute URL
+    ("https://news.examplehttps://cdn.example/p/1.jpeg", "https://cdn.example/p/1.jpeg"),
+    # an absolute URL inside a path or a query is part of it
+    ("https://archive.example/web/2020/https://cdn.example/1.jpeg",
+     "https://archive.example/web/2020/https://cdn.example/1.jpeg"),
+    ("https://news.example/r?to=https://cdn.example/1.jpeg",
+     "https://news.example/r?to=https://cdn.example/1.jpeg"),
+])
+def test_image_urls_are_absolute_and_safe(declared, expected):
+    head = f'<meta property="og:image" content="{declared}">'
+    assert meta(page(head, "<h1>Headline</h1>")).image == expected
+
+
 def test_a_sentence_is_no_section_and_homepage_no_site_name():
     head = ('<meta property="article:section" content="Keeping up with new training styles '
             'keeps coaches in demand. As clients change, so must the plans they are sold.">'

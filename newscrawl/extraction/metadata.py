@@ -19,6 +19,7 @@ from itertools import chain, islice
 from urllib.parse import unquote, urljoin, urlsplit
 
 from lxml import etree
+from w3lib.url import safe_url_string
 
 from newscrawl.extraction.authors import (
     AUTHOR_LABEL,
@@ -1597,14 +1598,23 @@ def _tags(c: _Collected, ld: JsonLd | None) -> tuple[str, ...]:
     return tuple(out)
 
 
+_GLUED_ORIGIN = re.compile(r"https?://[^/?#]+/?(?=https?://)", re.I)
+
+
 def _url_or_none(value: str | None, base: str | None) -> str | None:
+    """An absolute URL as Scrapy writes a request's ("Reventals Logo.png" → "Reventals%20Logo
+    .png", a non-ASCII path percent-encoded, the host in IDNA), so the item's ``url`` and its
+    ``canonical_url`` compare as strings."""
     if not value:
         return None
     value = value.strip()
     if not value or value.startswith(("data:", "javascript:")) or len(value) > 2048:
         return None
+    glued = _GLUED_ORIGIN.match(value)
+    if glued:  # a CMS put the site's address before an absolute URL ("https://a.mehttps://cdn…")
+        value = value[glued.end():]
     try:
-        return urljoin(base, value) if base else value
+        return safe_url_string(urljoin(base, value) if base else value)
     except ValueError:
         return None
 
