@@ -1280,7 +1280,7 @@ def _short_dates(texts: list) -> Iterator[tuple[int, str, str]]:
         if (len(text) <= _DATE_TEXT_MAX or len(text.strip()) <= _DATE_TEXT_MAX) and _YEAR.search(
                 text):
             date = parse_date(text)
-            if not date:
+            if not date and (":" in text or "：" in text):
                 labels = list(_DATE_LABEL.finditer(text))
                 end = labels[-1].end() if labels and labels[-1].start() else None
                 if end is not None and _YEAR.search(text, end):
