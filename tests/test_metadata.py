@@ -443,6 +443,11 @@ def test_clean_authors(raw, expected):
     ("This guide is filed under", ()),
     ("Quillon and Barrowby sign a supply agreement to widen regional coverage", ()),
     ("Tavish Orne staff writer", ("Tavish Orne",)),
+    # surnames that open with a word for "by" elsewhere, and that word as a label
+    ("De Varga", ("De Varga",)),
+    ("Von Halder", ("Von Halder",)),
+    ("Von Ilse Marrow", ("Ilse Marrow",)),
+    ("Por: Corvin Lacey", ("Corvin Lacey",)),
     # UTF-8 read as Latin-1 before it reached the page
     ("Lesław Korpań".encode().decode("latin-1"), ("Lesław Korpań",)),
 ])

@@ -19,12 +19,13 @@ _MAX_RAW = 300
 _MAX_NAME = 60
 _MAX_WORDS = 6
 
-# "By" in the languages we crawl, at the start of a byline.
+# "By" in the languages we crawl, at the start of a byline. Words that also open surnames
+# ("De Luca", "Da Silva", "Von Trier") count only before a colon or two more words.
 _BY = re.compile(
     r"^\s*(?:(?:written|posted|published|reported|text|words|story|photos?)\s+)?"
-    r"(?:by|from|von|par|por|di|da|de|door|av|af|przez|от|автор|tekst|texte|texto|testo|"
+    r"(?:by|from|przez|от|автор|tekst|texte|texto|testo|"
     r"author|autor|auteur|autore|auteurs|authors|écrit par|escrito por|scritto da|"
-    r"geschrieben von)\b\s*[:：]?\s*"
+    r"geschrieben von|(?:von|par|por|di|da|de|door|av|af)(?=\s*[:：]|\s+\S+\s+\S))\b\s*[:：]?\s*"
     r"|^\s*(?:作者|记者|撰文|文|编辑|责任编辑|来源|筆者|著者|記者|기자)\s*[：:/／|]\s*",
     re.I,
 )
