@@ -442,6 +442,8 @@ def test_clean_authors(raw, expected):
     ("Get in touch", ()),
     ("This guide is filed under", ()),
     ("Quillon and Barrowby sign a supply agreement to widen regional coverage", ()),
+    ("Quillon, a maker of ferrules, has signed a supply agreement with Barrowby & Sons to "
+     "widen its regional coverage.", ()),
     ("Tavish Orne staff writer", ("Tavish Orne",)),
     # surnames that open with a word for "by" elsewhere, and that word as a label
     ("De Varga", ("De Varga",)),

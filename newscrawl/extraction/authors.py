@@ -350,8 +350,8 @@ def clean_authors(values: Iterable[object]) -> tuple[str, ...]:
             continue
         # double-escaped in JSON-LD or meta ("Maria &amp; Katerina"), or mojibake ("JaroÅ\x84")
         raw = readable(value.strip()) or ""
-        if not raw or len(raw) > _MAX_RAW:
-            continue
+        if not raw or len(raw) > _MAX_RAW or (raw[-1] in ".!?。" and len(raw.split()) >= 15):
+            continue  # a template accident, or a sentence: a teaser, a bio, a caption
         for name in _names(raw):
             key = name.casefold()
             if key not in seen:
