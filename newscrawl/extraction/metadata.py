@@ -1619,8 +1619,8 @@ def _url_or_none(value: str | None, base: str | None) -> str | None:
         # safe_url_string costs ~30 us a URL; most are already safe (ASCII, nothing to quote,
         # a lower-case host)
         end = url.find("/", url.find("//") + 2)
-        if url.isascii() and not _UNSAFE_URL_CHAR.search(url) and url[:end if end > 0 else None
-                                                                      ].islower():
+        origin = url[:end] if end > 0 else url
+        if url.isascii() and not _UNSAFE_URL_CHAR.search(url) and origin.islower():
             return url
         return safe_url_string(url)
     except ValueError:
