@@ -146,7 +146,7 @@ _CJK_REPORTED = re.compile(rf"(?:\s+|\s*[/／]\s*)[{_HAN}]{{2,10}}(?:报道|報�
 _CJK_ROLE_GLUED = re.compile(rf"^\S{{0,12}}?(?:{_CJK_REPORTER})\s*[:：]?\s*")
 _CJK_CREDIT_NAME = re.compile(
     rf"[{_HAN}]{{2,4}}|[{_HAN}]{{1,6}}(?:[·・•][{_HAN}]{{1,6}})+|[A-Za-z][\w.-]{{1,29}}")
-_CJK_POSTED_BY = re.compile(
+CJK_POSTED_BY = re.compile(
     r"由(?![于於])\s*(\S{2,12}?)\s*(?:张贴|張貼|发表|發表)(?:于|於)?\s*[@:：]?")
 """A blog's or forum's "posted by" ("由张三发表于", "由张三张贴 @"); 由于 is "because"."""
 _CJK_BRACKETS = "（()）【】[] \u3000"
@@ -162,7 +162,7 @@ def cjk_credit(text: str) -> str | None:
     handle; or a post's "由张三发表于" (posted by). Prose that mentions a reporter ("记者看到……")
     is none. Editors (编辑) and sources (来源: an outlet) are not credited as writers."""
     text = text.strip()
-    posted = _CJK_POSTED_BY.fullmatch(text)
+    posted = CJK_POSTED_BY.fullmatch(text)
     if posted:
         return posted.group(1) if _CJK_CREDIT_NAME.fullmatch(posted.group(1)) else None
     if len(text) > 60 or text[-1:] in "）)" and text[:1] not in "（(":

@@ -28,6 +28,7 @@ from newscrawl.extraction.authors import (
     BY_ONLY,
     BY_PREFIX,
     CJK_CREDIT_LEAD,
+    CJK_POSTED_BY,
     cjk_credit,
     clean_authors,
     invert_name,
@@ -91,7 +92,7 @@ _LABEL_STARTS = re.compile("\0" + AUTHOR_LABEL_START.pattern, AUTHOR_LABEL_START
 _LABEL_LOOKAHEAD = 8
 _LABEL_TRIES = 3
 _CJK_CREDIT_HINT = re.compile(r"记者|記者|报道|報道|報導|报导|作者|撰|文[/／・]|讯员|訊員|实习|實習"
-                              r"|筆者|笔者|由\S{1,12}?(?:张贴|張貼|发表|發表)")
+                              r"|筆者|笔者|" + CJK_POSTED_BY.pattern)
 """Words one of which a Chinese or Japanese credit line holds: only texts with one are parsed."""
 _CJK_CREDIT_TRIES = 12
 _CJK_CHAR = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
@@ -1567,7 +1568,6 @@ def _tag_value(tag: str) -> str | None:
     if m is None or not (m.group(2) or m.group(1)[0].islower()):
         return tag
     return tag[m.end(1) + 1:].strip() or None if m.group(1).lower() in ("tag", "topic") else None
-
 
 
 def _tags(c: _Collected, ld: JsonLd | None) -> tuple[str, ...]:
