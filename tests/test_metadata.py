@@ -449,6 +449,10 @@ def test_clean_authors(raw, expected):
     ("De Varga", ("De Varga",)),
     ("Von Halder", ("Von Halder",)),
     ("Von Ilse Marrow", ("Ilse Marrow",)),
+    # a CMS's "Submitted on <date>", a box's "Print" link
+    ("Submitted on Tue, 2021-03-02 09:15", ()),
+    ("Print", ()),
+    ("Submitted by Tavish Orne", ("Tavish Orne",)),
     ("Por: Corvin Lacey", ("Corvin Lacey",)),
     # UTF-8 read as Latin-1 before it reached the page
     ("Lesław Korpań".encode().decode("latin-1"), ("Lesław Korpań",)),
@@ -463,6 +467,20 @@ def test_byline_box_that_opens_with_page_text_names_nobody():
     assert meta(page(body=body)).authors == ()
     body = ('<h1>Headline</h1><div class="byline"><p>March 3, 2024</p>'
             '<p>Tavish Orne</p></div><p>Text</p>')
+    assert meta(page(body=body)).authors == ("Tavish Orne",)
+
+
+def test_byline_box_text_hidden_from_readers_is_no_name():
+    body = ('<h1>Headline</h1><div id="Byline"><a class="PrintLink">Print</a> By '
+            '<span class="author vcard"><a>National Desk</a></span>'
+            '<span style="display:none; visibility:hidden;">The Harbour Ledger</span>'
+            '<br/>on May 2, 2021</div><p>Text</p>')
+    assert meta(page(body=body)).authors == ()
+    body = ('<h1>Headline</h1><div class="byline">By <span hidden>Ledger Staff</span>'
+            '<span>Tavish Orne</span></div><p>Text</p>')
+    assert meta(page(body=body)).authors == ("Tavish Orne",)
+    body = ('<h1>Headline</h1><p>Text</p><span itemprop="author" style="display:none">'
+            'Tavish Orne</span>')
     assert meta(page(body=body)).authors == ("Tavish Orne",)
 
 

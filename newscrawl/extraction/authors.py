@@ -22,7 +22,7 @@ _MAX_WORDS = 6
 # "By" in the languages we crawl, at the start of a byline. Words that also open surnames
 # ("De Luca", "Da Silva", "Von Trier") count only before a colon or two more words.
 _BY = re.compile(
-    r"^\s*(?:(?:written|posted|published|reported|text|words|story|photos?)\s+)?"
+    r"^\s*(?:(?:written|posted|published|submitted|reported|text|words|story|photos?)\s+)?"
     r"(?:by|from|przez|от|автор|tekst|texte|texto|testo|"
     r"author|autor|auteur|autore|auteurs|authors|écrit par|escrito por|scritto da|"
     r"geschrieben von|(?:von|par|por|di|da|de|door|av|af)(?=\s*[:：]|\s+\S+\s+\S))\b\s*[:：]?\s*"
@@ -103,7 +103,8 @@ technology tech culture opinion features investigations investigative data video
 press release wire service services the of for and at in our rédaction redaktion redacción
 redazione redacao redação journaliste periodista giornalista redakteur redakteurin
 korrespondent korrespondentin envoyé spécial spéciale corresponsal corrispondente
-published updated posted last read reading min mins minute minutes share follow comments more
+published updated posted submitted last read reading min mins minute minutes share follow
+comments more print email e-mail
 mon tue wed thu fri sat sun monday tuesday wednesday thursday friday saturday sunday today
 yesterday ago about view all profile bio sponsored advertisement
 """.split()  # noqa: SIM905 - a word list reads better as prose
@@ -322,6 +323,8 @@ def _names(raw: str) -> list[str]:
                                           or words[-1] in _TRAILING):
                     words.pop()
             part = _title_if_shouting(" ".join(words).strip(_TRIM))
+            if _is_role(part):  # all that was left once a date went: "Submitted on <date>"
+                continue
             if part.count("(") > part.count(")"):
                 # a remark split or trimmed open: "Org (Brand)", "Name (with X and Y)"
                 part = part[: part.rfind("(")].strip(_TRIM)

@@ -29,6 +29,9 @@ Flarum) serves its posts inside ``<noscript>`` to clients without JavaScript."""
 _BLOCKS = frozenset({"p", "div", "article", "section", "main", "li", "table", "h1", "h2", "h3",
                      "h4", "blockquote", "pre"})
 _BLOCK_TEXT_CHARS = 200
+HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+"""An inline style that hides an element from every reader (the feature walk and the byline
+reader both ask)."""
 _SEGMENTS = etree.XPath("//div[@hidden][starts-with(@id, 'S:')]")
 _SWAP_SCRIPTS = etree.XPath("//script[contains(., '$RC(') or contains(., '$RS(')]/text()")
 _SEGMENT_MARK = re.compile(r"""hidden id=["']?S:""")

@@ -11,7 +11,6 @@ and the full stops of other scripts (CJK, Devanagari, Burmese ...) count as sent
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from operator import itemgetter, or_
 import numpy as np
 from lxml import etree
 
+from .clean import HIDDEN_STYLE
 from .metadata import Metadata
 
 FEATURE_VERSION = 5
@@ -98,7 +98,6 @@ _TAG_MASK = [0] * len(TAGS)
 for _g, _tags in TAG_GROUPS.items():
     for _t in _tags:
         _TAG_MASK[_TAG_CODE[_t]] |= _GROUP_BIT[_g]
-_DISPLAY_NONE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _NO_ANCESTOR = 30  # distance reported when no ancestor carries the group
 _GROUP_SHIFTS = np.arange(len(GROUPS), dtype=np.int64)
 
@@ -292,7 +291,7 @@ def _walk(root: etree._Element, links: dict):
                     keys.append(f"{el.get('class', '')} {el.get('id', '')}")
                 if ("hidden" in names
                         or ("aria-hidden" in names and el.get("aria-hidden") == "true")
-                        or ("style" in names and _DISPLAY_NONE.search(el.get("style")))):
+                        or ("style" in names and HIDDEN_STYLE.search(el.get("style")))):
                     mask |= hidden_bit
             masks.append(mask)
             text = el.text

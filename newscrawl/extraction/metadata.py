@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from copy import deepcopy
 from dataclasses import dataclass
 from datetime import date as calendar_date
 from functools import lru_cache
@@ -34,6 +35,7 @@ from newscrawl.extraction.authors import (
     invert_name,
     names_nobody,
 )
+from newscrawl.extraction.clean import HIDDEN_STYLE
 from newscrawl.extraction.dates import parse_date, swapped_date, url_date, zone_days
 from newscrawl.extraction.decode import readable
 from newscrawl.extraction.meta_jsonld import JsonLd, read_jsonld
@@ -801,12 +803,32 @@ def _heading_pieces(el: etree._Element) -> Iterator[str | None]:
             yield child.tail
 
 
+_STYLED_OR_HIDDEN = etree.XPath(".//*[@hidden or @style]")
+
+
+def _hides(el: etree._Element) -> bool:
+    return el.get("hidden") is not None or HIDDEN_STYLE.search(el.get("style") or "") is not None
+
+
+def _visible_strings(el: etree._Element) -> list[str]:
+    """The texts of ``el`` a reader sees: a byline box may hide the outlet's name for search
+    engines ("The Plain Dealer" in ``display:none``). ``el`` itself may be hidden: microdata
+    kept out of sight still names the writer."""
+    if any(map(_hides, _STYLED_OR_HIDDEN(el))):
+        el = deepcopy(el)
+        for hidden in filter(_hides, _STYLED_OR_HIDDEN(el)):
+            for e in hidden.iter():
+                e.text = None
+                if e is not hidden:
+                    e.tail = None
+    return [s for t in el.itertext() if (s := t.strip())]
+
+
 def _texts(el: etree._Element) -> str:
     """Text with a line between elements: ``<b>By</b><a>Jane</a>`` must not read "ByJane",
     and "Jane Doe" above "Updated 2 hours ago" must not become one name. A line that is only
     "and" or "," joins its neighbours back into one byline."""
-    text = "\n".join(t.strip() for t in el.itertext() if t.strip())
-    return _CONNECTOR_LINE.sub(r" \1 ", text)
+    return _CONNECTOR_LINE.sub(r" \1 ", "\n".join(_visible_strings(el)))
 
 
 def _byline_texts(el: etree._Element) -> list[str]:
@@ -818,11 +840,11 @@ def _byline_texts(el: etree._Element) -> list[str]:
     names = _ITEMPROP_NAME(el)
     if names:
         return [" and ".join((n.get("content") or _texts(n)) for n in names[:10])]
-    text = _texts(el)
+    strings = _visible_strings(el)
+    text = _CONNECTOR_LINE.sub(r" \1 ", "\n".join(strings))
     if 0 < len(text) <= _MAX_BYLINE_TEXT:
         return [text]
-    lines = [t.strip() for t in el.itertext() if t.strip()]
-    return [t for t in lines[:4] if len(t) <= _MAX_BYLINE_TEXT]
+    return [t for t in strings[:4] if len(t) <= _MAX_BYLINE_TEXT]
 
 
 def _in_comments(el: etree._Element) -> bool:
