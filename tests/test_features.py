@@ -117,6 +117,20 @@ def test_hidden_elements_are_kept_and_marked_for_the_model() -> None:
     assert row(table, "No.")["anc_hidden"] == 0
 
 
+def test_hidden_inline_text_is_dropped_not_glued_into_the_visible_text() -> None:
+    # Unwrapped, a hidden span's text would join the paragraph around it and lose its mark.
+    table = table_of(
+        "<html><body><p>Tide tables <span style='display:none'>javascript:void(0)</span>for "
+        "the <a href='#' hidden>Menu</a>harbour<span class='usa-sr-only'> (opens a new tab)"
+        "</span> are <cite style='visibility: hidden'>Slide 2</cite>posted daily.</p>"
+        "<p><span class='srcset'>Kept</span> and <span class='visually'>kept</span> and "
+        "<span aria-hidden='true'>kept</span>.</p>"
+        "<div style='display:none'><p>A hidden block stays.</p></div></body></html>")
+    assert table.texts == ["Tide tables for the harbour are posted daily.",
+                           "Kept and kept and kept.", "A hidden block stays."]
+    assert row(table, "Tide tables")["own_link_count"] == 0
+
+
 def test_headline_anchor_and_position_features() -> None:
     table = table_of("<html><head><title>Big storm hits coast</title></head><body>"
                      "<p>Before the headline</p><h1>Big storm hits coast</h1>"
