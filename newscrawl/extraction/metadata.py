@@ -673,6 +673,9 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
         k, n = _key(_DIGITS.sub("", text)), _key(_DIGITS.sub("", named))
         if k not in n and n not in k:
             return named
+    credit = _lines_after_titles(_inline_lines(heading[1]), declared_words)
+    if credit and text.endswith(credit) and len(credit) < len(text):
+        return text[: -len(credit)].rstrip()
     return text
 
 
@@ -756,16 +759,21 @@ _CONNECTOR_LINE = re.compile(r"\n\s*(,|&|and|und|et|y|e|og|och|en|i|и|和|、)\
 
 
 def _inline_text(el: etree._Element) -> str:
-    """A heading's text as it renders: inline pieces run on as the markup writes them ("Harvest
-    <span>C</span>ycle", "Acme<sup>®</sup>"), and a block element or ``<br>`` breaks the line,
-    read as a space. Where the markup runs a word into a capitalised word or a bracket
-    ("Night Edition<span>Complete meal</span>", "Equipment<span>(102+)</span>"), a style lays
-    them apart, so they are read apart too; a single letter before is a drop cap. No space
-    before punctuation that closes a phrase ("<a>Metroid</a> , One")."""
+    """A heading's text as it renders, its lines read as one (see :func:`_inline_lines`)."""
+    return " ".join(_inline_lines(el))
+
+
+def _inline_lines(el: etree._Element) -> list[str]:
+    """A heading's lines as they render: inline pieces run on as the markup writes them
+    ("Harvest <span>C</span>ycle", "Acme<sup>®</sup>"), and a block element or ``<br>`` breaks
+    the line. Where the markup runs a word into a capitalised word or a bracket ("Night
+    Edition<span>Complete meal</span>", "Equipment<span>(102+)</span>"), a style lays them
+    apart, so they are read apart too; a single letter before is a drop cap. No space before
+    punctuation that closes a phrase ("<a>Metroid</a> , One")."""
     out = ""
     for piece in _heading_pieces(el):
         if piece is None:
-            out += " "
+            out += "\n"
             continue
         piece = piece.translate(_INVISIBLE)
         head = piece.lstrip()[:1]
@@ -777,7 +785,22 @@ def _inline_text(el: etree._Element) -> str:
               and out[-2:-1].isalnum()):
             out += " "
         out += piece
-    return " ".join(out.split())
+    return [line for line in (" ".join(part.split()) for part in out.split("\n")) if line]
+
+
+def _lines_after_titles(lines: list[str], declared_words: set[str]) -> str:
+    """The lines of an <h1> after the last one a declared title shares a word with: a credit
+    or a kicker the page sets under the headline in the same <h1> ("米朝首脳直通電話
+    習氏に挑むトランプ戦術の成否" / "編集委員 中沢克二"); "" when there are none."""
+    agree = [bool((_words(line) & declared_words) - _FUNCTION_WORDS) for line in lines]
+    if len(lines) < 2 or not agree[0] or all(agree):
+        return ""
+    last = max(i for i, a in enumerate(agree) if a)
+    after = lines[last + 1:]
+    # A line that opens in lower case goes on with the headline ("... for teams" / "and agents").
+    if after[0][:1].islower() or not any(_words(line) for line in after):
+        return ""
+    return " ".join(after)
 
 
 def _heading_pieces(el: etree._Element) -> Iterator[str | None]:
