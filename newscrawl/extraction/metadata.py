@@ -758,6 +758,9 @@ def _cut_descriptors(title: str) -> str:
 _CONNECTOR_LINE = re.compile(r"\n\s*(,|&|and|und|et|y|e|og|och|en|i|и|和|、)\s*\n", re.I)
 
 
+_LINE = "\x00"  # a line break in a heading; no text node holds NUL
+
+
 def _inline_text(el: etree._Element) -> str:
     """A heading's text as it renders, its lines read as one (see :func:`_inline_lines`)."""
     return " ".join(_inline_lines(el))
@@ -773,19 +776,19 @@ def _inline_lines(el: etree._Element) -> list[str]:
     out = ""
     for piece in _heading_pieces(el):
         if piece is None:
-            out += "\n"
+            out += _LINE  # not "\n": the source's own newlines are spaces
             continue
         piece = piece.translate(_INVISIBLE)
         head = piece.lstrip()[:1]
         if not head:
             out += piece
         elif head in _CLOSING:
-            out, piece = out.rstrip(), piece.lstrip()
+            out, piece = out.rstrip().rstrip(_LINE).rstrip(), piece.lstrip()
         elif (head == piece[:1] and out[-1:].isalnum() and (head.isupper() or head in "([{")
               and out[-2:-1].isalnum()):
             out += " "
         out += piece
-    return [line for line in (" ".join(part.split()) for part in out.split("\n")) if line]
+    return [line for line in (" ".join(part.split()) for part in out.split(_LINE)) if line]
 
 
 def _lines_after_titles(lines: list[str], declared_words: set[str]) -> str:
