@@ -772,6 +772,9 @@ def test_title_leaves_out_a_credit_line_set_in_the_h1():
     head = '<meta property="og:title" content="Harbour bridge opens">'
     body = '<h1>Harbour bridge opens<br>Tavish Orne</h1><h1>Elsewhere</h1>'
     assert meta(page(head, body)).title == "Harbour bridge opens"
+    # text the <h1> hides from readers is no part of it
+    body = '<h1>Harbour bridge opens<span style="display: none"> cheap flights deals</span></h1>'
+    assert meta(page(head, body)).title == "Harbour bridge opens"
     # the source's own newlines are no line breaks
     body = '<h1>Harbour bridge opens\n   Tavish Orne</h1>'
     assert meta(page(head, body)).title == "Harbour bridge opens Tavish Orne"

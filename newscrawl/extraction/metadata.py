@@ -816,7 +816,7 @@ def _heading_pieces(el: etree._Element) -> Iterator[str | None]:
         yield el.text
     for child in el:
         classes = ((child.get("class") or "") + " " + (child.get("id") or "")).lower().split()
-        if child.tag not in _HEADING_SKIP and child.get("hidden") is None and not (
+        if child.tag not in _HEADING_SKIP and not _hides(child) and not (
                 _HEADING_HIDDEN & set(classes)
                 or any(part in c for c in classes for part in _HEADING_ASIDES)):
             block = child.tag in _BLOCK_TAGS
