@@ -121,6 +121,15 @@ def test_nothing_extracted_exits_1(model: Path, tmp_path: Path) -> None:
 
 # --------------------------------------------------------------------------- in process
 
+def test_text_that_opens_with_the_headline_prints_it_once(
+        model: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    body = (f"<html><head><title>{EN_TITLE}</title></head><body><article><h1>{EN_TITLE}</h1>"
+            f"<p>{EN}</p></article></body></html>").encode()
+    code, out, _ = in_process(model, capsys, write(tmp_path / "h.html", body))
+    assert code == 0
+    assert out == f"{EN_TITLE}\n\n{EN}\n"
+
+
 def test_gz_file_is_gunzipped(model: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
                               ) -> None:
     path = write(tmp_path / "a.html.gz", gzip.compress(EN_PAGE))

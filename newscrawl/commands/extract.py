@@ -51,7 +51,8 @@ STDIN_LABEL = "standard input"
 
 EPILOG = """\
 output:
-  text  the title, a blank line, then the text (paragraphs separated by a blank line).
+  text  the title, a blank line, then the text (paragraphs separated by a blank line); the
+        title is left out when the text opens with it.
         With several inputs each article starts with a header line '==> PATH <==' (as
         head(1) does), after a blank line from the previous one.
   json  one JSON object per line (UTF-8), with the fields of the crawl's feed
@@ -258,7 +259,9 @@ def write_text(out: TextIO, art: Article, header: str | None, first: bool) -> No
     the way head(1) does, so the output stays readable and splittable."""
     if header is not None:
         out.write(("" if first else "\n") + f"==> {header} <==\n")
-    if art.title:
+    # The headline is often the text's first paragraph already: print it once.
+    opening = art.text.split("\n\n", 1)[0]
+    if art.title and " ".join(opening.split()).casefold() != " ".join(art.title.split()).casefold():
         out.write(f"{art.title}\n\n")
     out.write(art.text.rstrip("\n") + "\n")
 
