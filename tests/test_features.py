@@ -229,6 +229,19 @@ def test_a_paragraph_the_layout_repeats_is_written_once_but_the_authors_repeats_
     assert text.split("\n\n") == ["Song", chorus, "Verse one goes here.", "Again", chorus]
 
 
+def test_text_stored_as_mangled_utf8_is_written_as_meant() -> None:
+    from newscrawl.extraction.assemble import assemble
+
+    meant = ["The harbour’s new bridge — open at last", "Ferry ‘Skarv’ retires", "€9 a ticket"]
+    mangled = [p.encode().decode("cp1252") if i % 2 else p.encode().decode("latin-1")
+               for i, p in enumerate(meant)]
+    kept = ["Café’s terrace reopens — été»", "新桥下月通车 Ã©"]  # real accents, a real "’"
+    body = "".join(f"<p>{p}</p>" for p in mangled + kept)
+    text = assemble(table := table_of(f"<html><body>{body}</body></html>"),
+                    np.ones(len(table), dtype=bool))
+    assert text.split("\n\n") == meant + kept
+
+
 def test_collapse_spaces_shortcut_holds_for_every_whitespace_character() -> None:
     """The shortcut returns a printable text untouched: that needs every whitespace character
     but the plain space to be unprintable, for all of Unicode."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .clean import LINE_BREAK
+from .decode import MOJIBAKE, unmangled
 from .features import NodeTable, collapse_spaces
 
 
@@ -88,7 +89,9 @@ def assemble(table: NodeTable, keep: np.ndarray) -> str:
     down a thread); the classifier keeps both copies, since they look alike, and a corpus
     wants one. So a paragraph equal (case aside) to one already written is skipped when the
     two copies first meet ``REPEAT_MIN_LEVELS`` or more levels up; repeats within one section
-    of text are the author's and stay.
+    of text are the author's and stay. Text the page stores as mangled UTF-8 ("Investorâ€™s",
+    a CMS or a crawler that read UTF-8 as Latin-1) is written as meant (``decode.unmangled``);
+    the features see it as the page has it.
     """
     paragraphs = []
     first_node: dict[str, int] = {}
@@ -108,4 +111,6 @@ def assemble(table: NodeTable, keep: np.ndarray) -> str:
             ) >= REPEAT_MIN_LEVELS:
                 continue
         paragraphs.append(text)
-    return "\n\n".join(paragraphs)
+    text = "\n\n".join(paragraphs)
+    # One search per page; the repair goes paragraph by paragraph, as a page can mix both.
+    return "\n\n".join(map(unmangled, paragraphs)) if MOJIBAKE.search(text) else text

@@ -244,22 +244,29 @@ def decode_page(body: bytes | str, content_type: str | None = None
     return encoding, text, source
 
 
-_MOJIBAKE = re.compile("[\u00c2-\u00f4][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d"
+MOJIBAKE = re.compile("[\u00c2-\u00f4][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d"
                        "\u017e\u0192\u02c6\u02dc\u2013\u2014\u2018-\u201e\u2020-\u2022"
                        "\u2026\u2030\u2039\u203a\u20ac\u2122]")
 """A UTF-8 lead byte then a continuation byte, both read as Latin-1 or cp1252 characters."""
 
 
-def readable(text: str | None) -> str | None:
-    """A declared text (title, description, author) as the page means it: double-escaped by
-    its CMS ("Q&amp;A", "&#038;") or stored as UTF-8 bytes read as Latin-1 / cp1252
-    ("Investorâ\x80\x99s", "Investorâ€™s", "JaroÅ\x84") before it reached the page."""
-    if text and "&" in text and ";" in text:
-        text = html.unescape(text)
-    if text and _MOJIBAKE.search(text):
+def unmangled(text: str) -> str:
+    """Text stored as UTF-8 bytes read as Latin-1 or cp1252 before it reached the page
+    ("Investorâ\x80\x99s", "Investorâ€™s", "JaroÅ\x84"), read as it was meant. Text with a
+    character neither codec has (a real "’", Chinese), or whose bytes are not UTF-8 (real
+    accents: "Café", "été»"), is left as it is."""
+    if MOJIBAKE.search(text):
         for legacy in ("cp1252", "latin-1"):
             try:
                 return text.encode(legacy).decode("utf-8")
             except UnicodeError:
                 continue
     return text
+
+
+def readable(text: str | None) -> str | None:
+    """A declared text (title, description, author) as the page means it: double-escaped by
+    its CMS ("Q&amp;A", "&#038;"), or mangled as :func:`unmangled` undoes."""
+    if text and "&" in text and ";" in text:
+        text = html.unescape(text)
+    return unmangled(text) if text else text
