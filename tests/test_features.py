@@ -236,7 +236,8 @@ def test_text_stored_as_mangled_utf8_is_written_as_meant() -> None:
     mangled = [p.encode().decode("cp1252") if i % 2 else p.encode().decode("latin-1")
                for i, p in enumerate(meant)]
     kept = ["Café’s terrace reopens — été»", "新桥下月通车 Ã©"]  # real accents, a real "’"
-    body = "".join(f"<p>{p}</p>" for p in mangled + kept)
+    invisible = ["\u200d", "\u200d".encode().decode("latin-1")]  # a page builder's spacer
+    body = "".join(f"<p>{p}</p>" for p in mangled + invisible + kept)
     text = assemble(table := table_of(f"<html><body>{body}</body></html>"),
                     np.ones(len(table), dtype=bool))
     assert text.split("\n\n") == meant + kept

@@ -59,6 +59,9 @@ def choose_nodes(proba: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return keep & (proba >= KEEP_FLOOR)
 
 
+ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff"
+"""Invisible characters a paragraph may consist of ("\u200d" alone, from page builders, and
+once mangled "â\x80\x8d"): such a paragraph is not written."""
 REPEAT_MIN_CHARS = 15
 """A kept paragraph this long (non-space characters) is written once when the page repeats it
 elsewhere; shorter ones ("Reply", a date, a price) legitimately recur in content."""
@@ -102,7 +105,7 @@ def assemble(table: NodeTable, keep: np.ndarray) -> str:
             text = "\n".join(line for line in map(collapse_spaces, text.split(LINE_BREAK)) if line)
         else:
             text = collapse_spaces(text)
-        if not text:
+        if not text.strip(ZERO_WIDTH):
             continue
         if len(text) - text.count(" ") - text.count("\n") >= REPEAT_MIN_CHARS:
             first = first_node.setdefault(text.casefold(), i)
@@ -112,5 +115,6 @@ def assemble(table: NodeTable, keep: np.ndarray) -> str:
                 continue
         paragraphs.append(text)
     text = "\n\n".join(paragraphs)
-    # One search per page; the repair goes paragraph by paragraph, as a page can mix both.
-    return "\n\n".join(map(unmangled, paragraphs)) if MOJIBAKE.search(text) else text
+    if not MOJIBAKE.search(text):  # one search per page; a page can mix both, so the
+        return text                # repair goes paragraph by paragraph
+    return "\n\n".join(p for p in map(unmangled, paragraphs) if p.strip(ZERO_WIDTH))
