@@ -394,6 +394,8 @@ def test_double_escaped_title_is_unescaped():
 
 @pytest.mark.parametrize(("raw", "expected"), [
     ("By JANE DOE and John Roe, Staff Writers | Updated March 5, 2024", ("Jane Doe", "John Roe")),
+    ("By TAVISH O'DONNELL-VARGA", ("Tavish O'Donnell-Varga",)),
+    ("CC7567", ("CC7567",)),
     ("Von Max Muster und Erika Mustermann", ("Max Muster", "Erika Mustermann")),
     ("Par Jean Dupont et Marie Curie", ("Jean Dupont", "Marie Curie")),
     ("Por Ana García y Luis Pérez", ("Ana García", "Luis Pérez")),

@@ -188,10 +188,17 @@ def cjk_credit(text: str) -> str | None:
 
 
 def _title_if_shouting(name: str) -> str:
-    """``JANE DOE`` reads as ``Jane Doe``; mixed-case names keep their spelling (McDonald)."""
+    """``JANE DOE`` reads as ``Jane Doe``, ``LYNNE O'DONNELL`` as ``Lynne O'Donnell`` and
+    ``JEAN-PIERRE`` as ``Jean-Pierre``; mixed-case names keep their spelling (McDonald)."""
     if name.isupper() and len(name) > 3:
-        return " ".join(w.capitalize() if w.isalpha() else w for w in name.split())
+        return " ".join(_LETTERS.sub(lambda m: m[0].capitalize(), w) if _NAME_WORD.match(w)
+                        else w for w in name.split())
     return name
+
+
+_NAME_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*[.,]?$")
+"""A word of letters, with an apostrophe or hyphen inside; a credential ("CEPF®") or a handle
+("CC7567") is not a word to recase."""
 
 
 _LETTERS = re.compile(r"[^\W\d_]+")
