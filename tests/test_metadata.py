@@ -573,6 +573,12 @@ def test_a_sentence_is_no_section_and_homepage_no_site_name():
     assert m.section is None and m.site_name is None
     head = '<meta property="article:section" content="How to, Plumbing, St. Louis News">'
     assert meta(page(head, "<h1>Headline</h1>")).section == "How to, Plumbing, St. Louis News"
+    # a template's placeholder gives way to the next declaration
+    head = ('<meta property="article:section" content="tags"><script type="application/ld+json">'
+            '{"@type": "NewsArticle", "articleSection": "Harbour"}</script>')
+    assert meta(page(head, "<h1>Headline</h1>")).section == "Harbour"
+    head = '<meta property="article:section" content="Uncategorized">'
+    assert meta(page(head, "<h1>Headline</h1>")).section is None
 
 
 def test_clean_authors_trailing_on_placeholders_and_via():

@@ -280,12 +280,18 @@ _SENTENCE_END = re.compile(r"[.!?]\s+[A-Z]")
 
 def _section(value: str | None) -> str | None:
     """A URL in the section's place (the page's own, on some sites) names no section, and
-    neither do sentences (a description filed as the section)."""
+    neither do sentences (a description filed as the section) nor a template's placeholder
+    (WIRED's ``article:section`` "tags", WordPress's "Uncategorized")."""
     value = _plain(value, 200)
     if value and (value.startswith(("http://", "https://")) or len(value) > 100 or (
-            len(value.split()) >= 10 and _SENTENCE_END.search(value))):
+            len(value.split()) >= 10 and _SENTENCE_END.search(value))
+            or value.casefold() in _NOT_SECTIONS):
         return None
     return value
+
+
+_NOT_SECTIONS = frozenset({"tag", "tags", "category", "categories", "uncategorized",
+                           "uncategorised", "none", "null", "undefined", "section"})
 
 
 _NOT_SITE_NAMES = frozenset({"home", "homepage", "home page", "index", "welcome", "untitled"})
@@ -1784,9 +1790,9 @@ def extract_metadata(root: etree._Element, url: str | None = None) -> Metadata:
         _first(c.metas, _IMAGE_KEYS) or (ld.image if ld else None)
         or _first(c.metas, ("image_src",)), url))
     guarded("tags", _tags, c, ld)
-    guarded("section", lambda: _section(
-        _first(c.metas, _SECTION_KEYS[:1]) or (ld.section if ld else None)
-        or _first(c.metas, _SECTION_KEYS[1:])))
+    guarded("section", lambda: next(filter(None, map(_section, (
+        _first(c.metas, _SECTION_KEYS[:1]), ld.section if ld else None,
+        _first(c.metas, _SECTION_KEYS[1:])))), None))
     guarded("canonical_url", lambda: _url_or_none(
         c.canonical or _first(c.metas, ("og:url",)) or (ld.url if ld else None), url))
     guarded("page_type", lambda: _page_type(c, ld) or None)
