@@ -320,7 +320,7 @@ def _names(raw: str) -> list[str]:
         for part in parts:
             part = _BY.sub("", part, count=1)
             part = " ".join(part.split()).strip(_TRIM)
-            if not part or _is_role(part) or _CREDENTIAL.match(part) or _BY_LABEL.search(part):
+            if not part or _CREDENTIAL.match(part) or _BY_LABEL.search(part):
                 continue
             # "Jane Doe Staff Writer": drop trailing role words.
             words = part.split()
@@ -330,7 +330,7 @@ def _names(raw: str) -> list[str]:
                                           or words[-1] in _TRAILING):
                     words.pop()
             part = _title_if_shouting(" ".join(words).strip(_TRIM))
-            if _is_role(part):  # all that was left once a date went: "Submitted on <date>"
+            if _is_role(part):  # roles only, or all a date left: "Submitted on <date>"
                 continue
             if part.count("(") > part.count(")"):
                 # a remark split or trimmed open: "Org (Brand)", "Name (with X and Y)"

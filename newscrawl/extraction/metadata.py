@@ -35,7 +35,7 @@ from newscrawl.extraction.authors import (
     invert_name,
     names_nobody,
 )
-from newscrawl.extraction.clean import HIDDEN_STYLE
+from newscrawl.extraction.clean import SCREEN_READER_CLASSES, hides
 from newscrawl.extraction.dates import parse_date, swapped_date, url_date, zone_days
 from newscrawl.extraction.decode import readable
 from newscrawl.extraction.meta_jsonld import JsonLd, read_jsonld
@@ -205,9 +205,9 @@ _HEADING_END = _HEADING_GLYPHS + " "
 _HEADING_END_SET = frozenset(_HEADING_END)
 _HEADING_SKIP = frozenset({"button", "script", "style", "noscript", "template", "select",
                            "svg", "time", "h2", "h3", "h4", "h5", "h6"})
-_SCREEN_READER_ONLY = frozenset({"sr-only", "screen-reader-text", "screen-reader-only",
-                                "visually-hidden", "visuallyhidden", "hidden", "d-none"})
-"""Class tokens of headings kept for screen readers only: a reader does not see them."""
+_SCREEN_READER_ONLY = frozenset(SCREEN_READER_CLASSES) | {"hidden", "d-none"}
+"""Class tokens of headings, or of their parts, that a reader does not see: screen-reader
+text, and the utility classes that hide an element."""
 _HEADING_LABELS = frozenset({"label", "badge"})
 """Class tokens of the chips a forum or shop puts before a headline ("News", "[Vocabulary]")."""
 _HEADING_HIDDEN = _HEADING_LABELS | _SCREEN_READER_ONLY
@@ -822,7 +822,7 @@ def _heading_pieces(el: etree._Element) -> Iterator[str | None]:
         yield el.text
     for child in el:
         classes = ((child.get("class") or "") + " " + (child.get("id") or "")).lower().split()
-        if child.tag not in _HEADING_SKIP and not _hides(child) and not (
+        if child.tag not in _HEADING_SKIP and not hides(child) and not (
                 _HEADING_HIDDEN & set(classes)
                 or any(part in c for c in classes for part in _HEADING_ASIDES)):
             block = child.tag in _BLOCK_TAGS
@@ -838,17 +838,13 @@ def _heading_pieces(el: etree._Element) -> Iterator[str | None]:
 _STYLED_OR_HIDDEN = etree.XPath(".//*[@hidden or @style]")
 
 
-def _hides(el: etree._Element) -> bool:
-    return el.get("hidden") is not None or HIDDEN_STYLE.search(el.get("style") or "") is not None
-
-
 def _visible_strings(el: etree._Element) -> list[str]:
     """The texts of ``el`` a reader sees: a byline box may hide the outlet's name for search
     engines ("The Plain Dealer" in ``display:none``). ``el`` itself may be hidden: microdata
     kept out of sight still names the writer."""
-    if any(map(_hides, _STYLED_OR_HIDDEN(el))):
+    if any(map(hides, _STYLED_OR_HIDDEN(el))):
         el = deepcopy(el)
-        for hidden in filter(_hides, _STYLED_OR_HIDDEN(el)):
+        for hidden in filter(hides, _STYLED_OR_HIDDEN(el)):
             for e in hidden.iter():
                 e.text = None
                 if e is not hidden:
@@ -857,10 +853,14 @@ def _visible_strings(el: etree._Element) -> list[str]:
 
 
 def _texts(el: etree._Element) -> str:
+    return _lines(_visible_strings(el))
+
+
+def _lines(strings: list[str]) -> str:
     """Text with a line between elements: ``<b>By</b><a>Jane</a>`` must not read "ByJane",
     and "Jane Doe" above "Updated 2 hours ago" must not become one name. A line that is only
     "and" or "," joins its neighbours back into one byline."""
-    return _CONNECTOR_LINE.sub(r" \1 ", "\n".join(_visible_strings(el)))
+    return _CONNECTOR_LINE.sub(r" \1 ", "\n".join(strings))
 
 
 def _byline_texts(el: etree._Element) -> list[str]:
@@ -873,7 +873,7 @@ def _byline_texts(el: etree._Element) -> list[str]:
     if names:
         return [" and ".join((n.get("content") or _texts(n)) for n in names[:10])]
     strings = _visible_strings(el)
-    text = _CONNECTOR_LINE.sub(r" \1 ", "\n".join(strings))
+    text = _lines(strings)
     if 0 < len(text) <= _MAX_BYLINE_TEXT:
         return [text]
     return [t for t in strings[:4] if len(t) <= _MAX_BYLINE_TEXT]

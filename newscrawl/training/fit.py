@@ -144,7 +144,7 @@ class StackedPredictions:
 
 def _fold_fits(ds: NodeDataset, splits: Sequence[tuple[np.ndarray, np.ndarray]],
                stage: NodeClassifier, X: np.ndarray, X_copies: np.ndarray,
-               log: Callable[[str], None] | None = None, name: str = ""
+               log: Callable[[str], None] = lambda _: None, name: str = ""
                ) -> tuple[np.ndarray, np.ndarray, list[float]]:
     """One stage fitted per fold on the other folds' pages and their copies: the held-out
     pages' and copies' probabilities, and each fold's seconds."""
@@ -158,8 +158,7 @@ def _fold_fits(ds: NodeDataset, splits: Sequence[tuple[np.ndarray, np.ndarray]],
         p[test] = model.predict_proba(X[test])
         pc[test_copies] = model.predict_proba(X_copies[test_copies])
         seconds.append(time.perf_counter() - t0)
-        if log is not None:
-            log(f"  {name}, fold {k + 1}/{len(splits)}: {seconds[-1]:.0f} s")
+        log(f"  {name}, fold {k + 1}/{len(splits)}: {seconds[-1]:.0f} s")
     return p, pc, seconds
 
 
