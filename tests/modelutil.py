@@ -13,6 +13,15 @@ import numpy as np
 import xgboost as xgb
 
 from newscrawl.extraction.features import FEATURE_NAMES, FEATURE_VERSION
+from newscrawl.extraction.pathwords import PathWords
+
+
+def no_words(model_path: Path) -> str:
+    """Write an empty path-words table beside ``model_path`` (every node scores 0); returns
+    the file name a stage-1 model names in its ``newscrawl_path_words`` attribute."""
+    path = model_path.with_name(model_path.stem + ".words.json")
+    PathWords(0.0, {}).save(path)
+    return path.name
 
 
 def keep_all_model(path: Path) -> Path:
@@ -26,6 +35,6 @@ def keep_all_model(path: Path) -> Path:
     booster = xgb.train({"objective": "binary:logistic", "max_depth": 1, "eta": 0.01,
                          "nthread": 1}, dtrain, num_boost_round=1)
     booster.set_attr(newscrawl_feature_version=str(FEATURE_VERSION),
-                     newscrawl_model_name="keep-all-stub")
+                     newscrawl_model_name="keep-all-stub", newscrawl_path_words=no_words(path))
     booster.save_model(str(path))
     return path

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import xgboost as xgb
+from modelutil import no_words
 
 from newscrawl.extraction import Extractor
 from newscrawl.extraction.context import CONTEXT_NAMES
@@ -77,13 +78,23 @@ def test_missing_column_and_old_version_are_refused(tmp_path: Path) -> None:
 
 
 def test_bad_companion_is_refused_too(tmp_path: Path) -> None:
-    _fit(FEATURE_NAMES).save(str(tmp_path / "s1.ubj"), newscrawl_context_model="s2.ubj")
+    _fit(FEATURE_NAMES).save(str(tmp_path / "s1.ubj"), newscrawl_context_model="s2.ubj",
+                             newscrawl_path_words=no_words(tmp_path / "s1.ubj"))
     _fit(FEATURE_NAMES).save(str(tmp_path / "s2.ubj"))  # stage-1 columns in the stage-2 file
     with pytest.raises(ModelMismatch):
         NodeModel.load(tmp_path / "s1.ubj")
     (tmp_path / "s2.ubj").unlink()
     with pytest.raises(FileNotFoundError, match="s2.ubj"):
         NodeModel.load(tmp_path / "s1.ubj")
+
+
+def test_model_without_its_word_table_is_refused(tmp_path: Path) -> None:
+    _fit(FEATURE_NAMES).save(str(tmp_path / "m.ubj"))
+    with pytest.raises(ModelMismatch, match="path-words"):
+        NodeModel.load(tmp_path / "m.ubj")
+    _fit(FEATURE_NAMES).save(str(tmp_path / "m.ubj"), newscrawl_path_words="gone.json")
+    with pytest.raises(FileNotFoundError, match="gone.json"):
+        NodeModel.load(tmp_path / "m.ubj")
 
 
 def test_extractor_refuses_to_start_without_a_model(tmp_path: Path) -> None:
@@ -94,9 +105,11 @@ def test_extractor_refuses_to_start_without_a_model(tmp_path: Path) -> None:
 def test_saved_two_stage_model_predicts_what_was_trained(tmp_path: Path) -> None:
     stage1, stage2 = _fit(FEATURE_NAMES, seed=1), _fit(CONTEXT_NAMES, seed=2)
     stage2.save(str(tmp_path / "m.context.ubj"))
-    stage1.save(str(tmp_path / "m.ubj"), newscrawl_context_model="m.context.ubj")
+    stage1.save(str(tmp_path / "m.ubj"), newscrawl_context_model="m.context.ubj",
+                newscrawl_path_words=no_words(tmp_path / "m.ubj"))
     table = page_nodes(PAGE, "http://example.test/a").table
     model = NodeModel.load(tmp_path / "m.ubj")
+    table.X[:, FEATURE_NAMES.index("path_words")] = 0.0  # what the empty word table gives
     from newscrawl.extraction.context import context_features
 
     expected = stage2.predict_proba(context_features(table, stage1.predict_proba(table.X)))

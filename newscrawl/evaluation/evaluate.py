@@ -142,11 +142,18 @@ def cross_validate(data_dir: str, folds: int = 5, limit: int | None = None,
     from sklearn.model_selection import GroupKFold
 
     from ..training.dataset import build_dataset
-    from ..training.fit import default_stages, out_of_fold, page_rows, row_weights
+    from ..training.fit import (
+        default_stages,
+        fit_path_words,
+        out_of_fold,
+        page_rows,
+        row_weights,
+    )
 
     ds = build_dataset(data_dir, limit)
     y = ds.y > 0.5
     splits = list(GroupKFold(n_splits=folds).split(np.arange(len(ds.pages)), groups=ds.groups))
+    fit_path_words(ds, splits)  # every model below reads the column out of fold
     result: dict = {"data": str(data_dir), "data_sha256": ds.data_sha256, "pages": len(ds.pages),
                     "nodes": int(len(y)), "folds": folds, "grouped_by": "domain", "models": {}}
     result["label_ceiling"] = page_summary(

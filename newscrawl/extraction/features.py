@@ -24,7 +24,7 @@ from lxml import etree
 from .clean import HIDDEN_STYLE
 from .metadata import Metadata
 
-FEATURE_VERSION = 5
+FEATURE_VERSION = 6
 
 # Tags that survive cleaning, each with its own code; anything else is "other" (0).
 TAGS = (
@@ -156,7 +156,9 @@ def _names() -> tuple[str, ...]:
     page = ("in_best_block", "best_block_share", "page_chars", "page_nodes", "page_is_article",
             "page_has_body", "in_article_body", "in_description", "matches_title",
             "after_title", "title_offset", "duplicates", "chars_rel_max", "cont_rel_max")
-    return text + struct + dens + neigh + groups + page
+    # Filled by the model's own word table (``pathwords``), not by ``node_features``.
+    learned = ("path_words",)
+    return text + struct + dens + neigh + groups + page + learned
 
 
 FEATURE_NAMES: tuple[str, ...] = _names()
@@ -184,6 +186,10 @@ class NodeTable:
     """Per element, one past the last element of its subtree: a subtree is ``[i, end[i])``."""
     depth: np.ndarray
     """Per element, its depth below the root."""
+    keyed: np.ndarray
+    """Pre-order indices of the elements with a class or id ..."""
+    keys: list[str]
+    """... and, for each, its "class id" string."""
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -217,6 +223,12 @@ def _word_mask(word: str) -> int:
         for k in range(3, min(len(word), 12)):
             mask |= _AFFIX_MASK.get(word[-k:], 0)
     return mask
+
+
+def class_words(values: list[str]) -> list[tuple[str, ...]]:
+    """The distinct words of each "class id" value, split as ``_class_masks`` splits them."""
+    parts = "\x00".join(values).lower().translate(_WORD_SPLIT).split("\x00") if values else []
+    return [tuple(dict.fromkeys(part.split())) for part in parts]
 
 
 _VALUE_MASKS: dict[str, int] = {}
@@ -310,7 +322,7 @@ def _walk(root: etree._Element, links: dict):
                 tails.append(True)
     for i, mask in zip(keyed, _class_masks(keys), strict=True):
         masks[i] |= mask
-    return tag_code, parent, depth, end, masks, texts, owner, tails, cont, link_at
+    return tag_code, parent, depth, end, masks, texts, owner, tails, cont, link_at, keyed, keys
 
 
 def _ancestor_distances(masks: list[int], parent: np.ndarray, depth: np.ndarray,
@@ -433,13 +445,14 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     before the links were unwrapped.
     """
     meta = meta or Metadata()
-    tag_code, parent, depth, end, masks, texts, owner, tails, cont, link_at = _walk(root, links)
+    (tag_code, parent, depth, end, masks, texts, owner, tails, cont, link_at, keyed,
+     keys) = _walk(root, links)
     n = len(texts)
     n_el = len(tag_code)
     X = np.zeros((n, len(FEATURE_NAMES)), dtype=np.float32)
     if n == 0:
         empty = np.zeros(0, dtype=np.int64)
-        return NodeTable(texts, X, empty, empty, empty, empty, empty, empty)
+        return NodeTable(texts, X, empty, empty, empty, empty, empty, empty, empty, [])
 
     tag_code_a = np.asarray(tag_code, dtype=np.int64)
     parent_a = np.asarray(parent, dtype=np.int64)
@@ -617,4 +630,5 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     cont_chars = sub_chars[co]
     X[:, col["cont_rel_max"]] = cont_chars / max(cont_chars.max(), 1.0)
 
-    return NodeTable(texts, X, owner_a, tag_code_a[o], co, parent_a, end_a, depth_a)
+    return NodeTable(texts, X, owner_a, tag_code_a[o], co, parent_a, end_a, depth_a,
+                     np.asarray(keyed, dtype=np.int64), keys)

@@ -2,7 +2,9 @@
 
 A shipped model is two files: ``nodes-v1.ubj`` (stage 1, over ``FEATURE_NAMES``) names its
 companion ``nodes-v1.context.ubj`` (stage 2, over ``CONTEXT_NAMES``) in its attributes.
-A stage-1 file with no companion is a complete, single-stage model.
+A stage-1 file with no companion is a complete, single-stage model. The stage-1 file also
+names its word table (``nodes-v1.words.json``, ``pathwords``), which fills the ``path_words``
+column before the trees see a page.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ import xgboost as xgb
 
 from .context import CONTEXT_NAMES, context_features
 from .features import FEATURE_NAMES, FEATURE_VERSION, NodeTable
+from .pathwords import PathWords
+
+_PATH_WORDS = FEATURE_NAMES.index("path_words")
 
 
 class ModelMismatch(ValueError):
@@ -27,9 +32,10 @@ class ModelMismatch(ValueError):
 class NodeModel:
     """Loaded boosters plus what they need to be used safely: one thread, checked columns."""
 
-    def __init__(self, booster: xgb.Booster, context: xgb.Booster | None = None,
-                 path: Path | None = None):
+    def __init__(self, booster: xgb.Booster, words: PathWords,
+                 context: xgb.Booster | None = None, path: Path | None = None):
         self.booster = booster
+        self.words = words
         self.context = context
         self._set_predictors()
         self.path = path
@@ -53,11 +59,15 @@ class NodeModel:
     def load(cls, path: str | Path) -> NodeModel:
         path = Path(path)
         booster = _load(path, FEATURE_NAMES)
+        words_file = booster.attr("newscrawl_path_words")
+        if not words_file:
+            raise ModelMismatch(f"{path}: names no path-words table for its 'path_words' column")
+        words = PathWords.load(path.parent / words_file)
         context = None
         companion = booster.attr("newscrawl_context_model")
         if companion:
             context = _load(path.parent / companion, CONTEXT_NAMES)
-        return cls(booster, context, path)
+        return cls(booster, words, context, path)
 
     @property
     def trees(self) -> int:
@@ -65,9 +75,11 @@ class NodeModel:
         return sum(b.num_boosted_rounds() for b in (self.booster, self.context) if b)
 
     def predict(self, table: NodeTable) -> np.ndarray:
-        """Probability that each text node of the page is main content."""
+        """Probability that each text node of the page is main content (fills the table's
+        ``path_words`` column on the way)."""
         if len(table) == 0:
             return np.zeros(0, dtype=np.float32)
+        table.X[:, _PATH_WORDS] = self.words.score(table)
         proba = self._predict1(table.X)
         if self._predict2 is None:
             return proba

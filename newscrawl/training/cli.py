@@ -28,7 +28,15 @@ from ..extraction.assemble import choose_nodes
 from ..extraction.context import CONTEXT_NAMES
 from ..extraction.features import FEATURE_NAMES, FEATURE_VERSION
 from .dataset import build_dataset
-from .fit import default_stages, out_of_fold, page_rows, with_copies
+from .fit import (
+    PATH_WORDS_C,
+    PATH_WORDS_MIN_DOMAINS,
+    default_stages,
+    fit_path_words,
+    out_of_fold,
+    page_rows,
+    with_copies,
+)
 
 WCXB_CREDIT = ('M. Foley, "WCXB: A Multi-Type Web Content Extraction Benchmark", 2026 '
                "(CC-BY-4.0)")
@@ -57,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
     log(f"  {len(ds.pages)} pages, {len(ds.y)} nodes in {ds.seconds:.0f} s")
     splits = list(GroupKFold(n_splits=args.folds).split(np.arange(len(ds.pages)),
                                                         groups=ds.groups))
+    log("  path words, out of fold ...")
+    words = fit_path_words(ds, splits)
     stage1, stage2 = default_stages()
     oof = out_of_fold(ds, splits, stage1, stage2, log)
 
@@ -72,10 +82,12 @@ def run(args: argparse.Namespace) -> int:
     companion = out.with_name(out.stem + ".context.ubj")
     common = {"newscrawl_model_name": out.stem, "data_sha256": ds.data_sha256,
               "trained_pages": len(ds.pages)}
+    words_file = out.with_name(out.stem + ".words.json")
     stage2.save(str(companion), **common)
+    words.save(words_file, **common)
     stage1.save(str(out), newscrawl_context_model=companion.name,
-                **common)
-    log(f"wrote {out} and {companion}")
+                newscrawl_path_words=words_file.name, **common)
+    log(f"wrote {out}, {companion} and {words_file}")
 
     rows = page_rows(ds)
     probas = {"two stages (shipped)": oof.stage2, "stage 1 alone": oof.stage1}
@@ -93,8 +105,8 @@ def run(args: argparse.Namespace) -> int:
         log(f"scoring {out} on {data_dir} ...")
         checks.append(score_model(data_dir, out))
 
-    card = model_card(args, ds, stage1, stage2, scores, ceiling, respelled, checks, out,
-                      companion, train_seconds, sum(oof.fold_seconds), fit_seconds)
+    card = model_card(args, ds, stage1, stage2, words, scores, ceiling, respelled, checks, out,
+                      companion, words_file, train_seconds, sum(oof.fold_seconds), fit_seconds)
     card_path = out.with_suffix(".md")
     card_path.write_text(card, "utf-8")
     log(f"wrote {card_path}")
@@ -119,8 +131,9 @@ def _score_table(entries: dict[str, dict], with_node: bool) -> list[str]:
     return lines
 
 
-def model_card(args: argparse.Namespace, ds, stage1, stage2, scores: dict, ceiling: dict,
-               respelled: dict, checks: list[dict], out: Path, companion: Path,
+def model_card(args: argparse.Namespace, ds, stage1, stage2, words, scores: dict,
+               ceiling: dict, respelled: dict, checks: list[dict], out: Path, companion: Path,
+               words_file: Path,
                train_seconds: float, oof_seconds: float, fit_seconds: float) -> str:
     command = "newscrawl train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
     lines = [
@@ -128,7 +141,9 @@ def model_card(args: argparse.Namespace, ds, stage1, stage2, scores: dict, ceili
         "",
         "Text-node classifier of newscrawl: decides, for every text node of a cleaned page, "
         "whether it belongs to the main content. Two XGBoost stages: stage 1 over "
-        f"{len(FEATURE_NAMES)} per-node features, stage 2 over {len(CONTEXT_NAMES)} features "
+        f"{len(FEATURE_NAMES)} per-node features (one of them, `path_words`, a logistic "
+        "regression over the class and id words on the node's path), stage 2 over "
+        f"{len(CONTEXT_NAMES)} features "
         "of each node's neighbourhood in stage 1's probabilities (reading-order window, "
         "container, parent). The article is the set of nodes that maximises the page's expected "
         "F1 under stage 2's probabilities (raised to the power 1.5, a lean toward precision), "
@@ -140,6 +155,11 @@ def model_card(args: argparse.Namespace, ds, stage1, stage2, scores: dict, ceili
         f"sha256 `{_sha(out)[:16]}`",
         f"- `{companion.name}` — stage 2, XGBoost UBJ, {companion.stat().st_size / 1e6:.2f} MB, "
         f"sha256 `{_sha(companion)[:16]}`",
+        f"- `{words_file.name}` — the `path_words` regression, JSON, "
+        f"{words_file.stat().st_size / 1e6:.2f} MB: {len(words.weights):,} words, a weight per "
+        "bucket (the element itself, its parent, grandparent, higher up, anywhere on the "
+        f"path); words on {PATH_WORDS_MIN_DOMAINS}+ training domains, "
+        f"C={PATH_WORDS_C}",
         f"- feature version {FEATURE_VERSION}; the ordered feature names are stored in each "
         "file and checked against the code when the model loads.",
         "",

@@ -19,7 +19,14 @@ import xgboost as xgb
 
 from ..extraction.context import CONTEXT_NAMES, context_features
 from ..extraction.features import FEATURE_NAMES, FEATURE_VERSION, NodeTable, node_chars
+from ..extraction.pathwords import BUCKETS, PathWords, owner_words
 from .dataset import NodeDataset
+
+PATH_WORDS_C = 0.1
+"""Inverse L2 strength of the path-words regression, rows weighted as for stage 1 (mean 1)."""
+PATH_WORDS_MIN_DOMAINS = 3
+"""A word in a bucket gets a weight when it occurs on this many training domains: rarer ones
+are one site's names, which say nothing about the next site."""
 
 
 def row_weights(X: np.ndarray, page_of_row: np.ndarray) -> np.ndarray:
@@ -180,3 +187,69 @@ def out_of_fold(ds: NodeDataset, splits: Sequence[tuple[np.ndarray, np.ndarray]]
     seconds = [a + b for a, b in zip(seconds, seconds2, strict=True)]
     log("  stage 2 done")
     return StackedPredictions(p1, p2, X2, seconds, p2c, X2c)
+
+
+def _node_word_sets(ds: NodeDataset) -> list[list[frozenset[tuple[int, str]]]]:
+    """Per page, each node's set of (bucket, word) pairs."""
+    per_page = []
+    for lp in ds.pages:
+        node_owner, pairs_of = owner_words(lp.table)
+        sets = [frozenset(pairs) for pairs in pairs_of]
+        per_page.append([sets[k] for k in node_owner.tolist()])
+    return per_page
+
+
+def fit_path_words(ds: NodeDataset, splits: Sequence[tuple[np.ndarray, np.ndarray]],
+                   C: float = PATH_WORDS_C) -> PathWords:
+    """Fill the ``path_words`` column of the pages and their copies with out-of-fold scores
+    (each fold's regression knows only the other folds' domains and words), and return the
+    regression fitted on every page, which ships.
+
+    Stage 1 then learns how far to trust the column from scores like those an unseen site
+    gets. A copy's column is its original's: respelling leaves the markup alone.
+    """
+    import scipy.sparse as sp
+    from sklearn.linear_model import LogisticRegression
+
+    node_sets = _node_word_sets(ds)
+    domains = [lp.page.domain for lp in ds.pages]
+    rows_of = page_rows(ds)
+    y = ds.y > 0.5
+    w = row_weights(ds.X, ds.page_of_row)
+    w = w / w.mean()
+
+    def fit(pages: np.ndarray) -> PathWords:
+        pages = np.sort(pages)
+        seen: dict[tuple[int, str], set[str]] = {}
+        for i in pages.tolist():
+            for pair in set().union(*node_sets[i]):
+                seen.setdefault(pair, set()).add(domains[i])
+        vocab = {pair: k for k, pair in enumerate(
+            sorted(p for p, d in seen.items() if len(d) >= PATH_WORDS_MIN_DOMAINS))}
+        indices: list[int] = []
+        indptr = [0]
+        for i in pages.tolist():
+            for pairs in node_sets[i]:
+                indices.extend(k for k in map(vocab.get, pairs) if k is not None)
+                indptr.append(len(indices))
+        A = sp.csr_matrix((np.ones(len(indices), np.float32), indices, indptr),
+                          shape=(len(indptr) - 1, len(vocab)))
+        rows = np.concatenate([rows_of[i] for i in pages.tolist()])
+        if not vocab or len(np.unique(y[rows])) < 2:  # a toy set: the base rate only
+            share = np.clip(np.average(y[rows], weights=w[rows]), 1e-3, 1 - 1e-3)
+            return PathWords(float(np.log(share / (1 - share))), {})
+        model = LogisticRegression(C=C, max_iter=300).fit(A, y[rows], sample_weight=w[rows])
+        weights: dict[str, list[float]] = {}
+        for (bucket, word), k in vocab.items():
+            weights.setdefault(word, [0.0] * len(BUCKETS))[bucket] = float(model.coef_[0, k])
+        return PathWords(float(model.intercept_[0]), weights)
+
+    col = FEATURE_NAMES.index("path_words")
+    for train_pages, test_pages in splits:
+        words = fit(np.asarray(train_pages))
+        for i in np.asarray(test_pages).tolist():
+            ds.X[rows_of[i], col] = words.score(ds.pages[i].table)
+    c = ds.copies
+    if len(c.origin):
+        c.X[:, col] = np.concatenate([ds.X[rows_of[i], col] for i in c.origin.tolist()])
+    return fit(np.arange(len(ds.pages)))

@@ -1,0 +1,146 @@
+"""The class and id words on a text node's path, weighed by a linear model trained with stage 1.
+
+``features.CLASS_GROUPS`` names the words publishers commonly give their boxes (nav, footer,
+related ...), as 29 distances. Sites use many more, and most lean one way: "entry-summary",
+"woocommerce-tabs", "pdp-shipping", "wp-caption", "toc". A logistic regression over every word
+seen on three or more training domains, by how far up the path it sits, turns them into one
+column of stage 1 (``path_words``), which the trees weigh against the rest.
+
+A node's words are those of its element and all its ancestors, each counted once per bucket:
+at the element itself, its parent, its grandparent, higher up, and anywhere on the path.
+The model's word table ships beside the stage-1 file (``NAME.words.json``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Container
+from itertools import chain
+from pathlib import Path
+
+import numpy as np
+
+from .features import NodeTable, class_words
+
+BUCKETS = ("self", "parent", "grandparent", "above", "anywhere")
+FORMAT_VERSION = 1
+_CACHE_MAX = 65536
+
+
+def _known_words(table: NodeTable, known: Container[str] | None,
+                 cache: dict[str, tuple[str, ...]] | None = None) -> dict[int, tuple[str, ...]]:
+    """Per element with a class or id, its words (those in ``known`` only, when given).
+
+    Values repeat within a page ("menu-item menu-item-type-post") and across a site's pages,
+    so each distinct value is split once, and once per process with a ``cache``.
+    """
+    cache = {} if cache is None else cache
+    if len(cache) > _CACHE_MAX:
+        cache.clear()
+    new = [v for v in dict.fromkeys(table.keys) if v not in cache]
+    for value, words in zip(new, class_words(new), strict=True):
+        cache[value] = words if known is None else tuple(w for w in words if w in known)
+    return {e: ws for e, ws in zip(table.keyed.tolist(), map(cache.__getitem__, table.keys),
+                                   strict=True) if ws}
+
+
+def owner_words(table: NodeTable, known: Container[str] | None = None
+                ) -> tuple[np.ndarray, list[list[tuple[int, str]]]]:
+    """Per distinct element owning text, its (bucket, word) pairs; and each node's index into
+    that list. What ``PathWords.score`` sums, spelled out: training reads it."""
+    words_of = _known_words(table, known)
+    parent = table.parent.tolist()
+    owners, node_owner = np.unique(table.owner, return_inverse=True)
+    pairs_of: list[list[tuple[int, str]]] = []
+    for o in owners.tolist():
+        pairs: list[tuple[int, str]] = []
+        above: set[str] = set()
+        anywhere: set[str] = set()
+        e, d = o, 0
+        while e >= 0:
+            for w in words_of.get(e, ()):
+                if d < 3:
+                    pairs.append((d, w))
+                else:
+                    above.add(w)
+                anywhere.add(w)
+            e = parent[e]
+            d += 1
+        pairs += [(3, w) for w in above]
+        pairs += [(4, w) for w in anywhere]
+        pairs_of.append(pairs)
+    return node_owner, pairs_of
+
+
+class PathWords:
+    """Per word, one weight per bucket, and an intercept: the node's score is their sum (a
+    logit)."""
+
+    def __init__(self, intercept: float, weights: dict[str, list[float]]):
+        self.intercept = float(intercept)
+        self.weights = weights
+        self._row = {w: i for i, w in enumerate(weights)}
+        self._matrix = np.asarray(list(weights.values()), dtype=np.float64).reshape(-1, 5)
+        self._path = {w: (v[3], v[4]) for w, v in weights.items()}
+        self._cache: dict[str, tuple[str, ...]] = {}
+
+    def score(self, table: NodeTable) -> np.ndarray:
+        """``owner_words``' sums, per node, without walking each node's path.
+
+        The three nearest levels are per-element sums. For the whole path, a word counts at
+        its topmost element on the path: an element's word is topmost unless an ancestor has
+        it, that is unless an earlier element with the same word (in pre-order) spans it.
+        Those words' weights, added over each element's subtree range, sum to each element's
+        path totals.
+        """
+        n, n_el = len(table), len(table.parent)
+        words_of = _known_words(table, self._row, self._cache)
+        if not n or not words_of:
+            return np.full(n, self.intercept, dtype=np.float32)
+        worded = np.fromiter(words_of, np.int64, len(words_of))
+        counts = np.fromiter(map(len, words_of.values()), np.int64, len(words_of))
+        rows = np.fromiter(map(self._row.__getitem__, chain.from_iterable(words_of.values())),
+                           np.int64, int(counts.sum()))
+        element = np.repeat(worded, counts)
+        M = self._matrix[rows]
+        own = np.array([np.bincount(element, M[:, b], minlength=n_el) for b in range(3)])
+
+        end = table.end
+        order = np.lexsort((element, rows))  # by word, then in pre-order
+        e, r = element[order], rows[order]
+        span = n_el + 1
+        reach = np.maximum.accumulate(r * span + end[e])
+        topmost = r * span + e >= np.concatenate(([-1], reach[:-1]))
+        e, w = e[topmost], M[order[topmost]]
+        path = np.zeros((2, n_el + 1))
+        for k, b in enumerate((3, 4)):
+            path[k] = np.cumsum(np.bincount(e, w[:, b], minlength=n_el + 1)
+                                - np.bincount(end[e], w[:, b], minlength=n_el + 1))
+
+        o = table.owner
+        parent = np.append(table.parent, -1)  # parent[-1]: above the root is nothing
+        p = parent[o]
+        gp = parent[p]
+        ggp = parent[gp]
+        own = np.append(own, np.zeros((3, 1)), axis=1)  # column -1: no such element
+        total = own[0, o] + own[1, p] + own[2, gp] + path[0, ggp] * (ggp >= 0) + path[1, o]
+        return (total + self.intercept).astype(np.float32)
+
+    def save(self, path: str | Path, **attrs: object) -> None:
+        doc = {"format": FORMAT_VERSION, "buckets": list(BUCKETS),
+               **{k: str(v) for k, v in attrs.items()},
+               "intercept": self.intercept,
+               "weights": {w: [round(c, 5) for c in v] for w, v in sorted(self.weights.items())}}
+        Path(path).write_text(json.dumps(doc, ensure_ascii=False, indent=0), "utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> PathWords:
+        path = Path(path)
+        if not path.is_file():
+            raise FileNotFoundError(
+                f"{path}: no path-words file (train one with `newscrawl train`)")
+        doc = json.loads(path.read_text("utf-8"))
+        if (doc.get("format"), doc.get("buckets")) != (FORMAT_VERSION, list(BUCKETS)):
+            raise ValueError(f"{path}: path words of format {doc.get('format')!r}, buckets "
+                             f"{doc.get('buckets')!r}; this code reads format {FORMAT_VERSION}")
+        return cls(doc["intercept"], doc["weights"])

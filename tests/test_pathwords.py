@@ -1,0 +1,61 @@
+"""The path-words column: which bucket a class or id word lands in, each word once per
+bucket however often the path repeats it, and the fast sum equal to the pairs it stands for."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from newscrawl.extraction.extractor import page_nodes
+from newscrawl.extraction.pathwords import PathWords, owner_words
+
+PAGE = (b"<html><body><div class='page sidebar'><div id='wrap'>"
+        b"<div class='box'><div class='inner sidebar'>"
+        b"<p class='note'>A note in the inner box, five levels down.</p></div></div>"
+        b"<p>A paragraph straight in the wrapper.</p>"
+        b"</div></div></body></html>")
+# One power of two per (word, bucket): self, parent, grandparent, above, anywhere.
+WEIGHTS = {"sidebar": [1, 2, 4, 8, 16], "note": [100, 200, 400, 800, 1600],
+           "page": [0, 0, 0, 32, 64]}
+
+
+def test_each_word_counts_once_per_bucket_by_its_distance() -> None:
+    table = page_nodes(PAGE, "http://example.test/a").table
+    scores = PathWords(0.5, WEIGHTS).score(table)
+    # note at the element itself and anywhere; sidebar at the parent, above (twice on the
+    # path, once counted) and anywhere (once); page above and anywhere.
+    assert scores[0] == 0.5 + 100 + 1600 + 2 + 8 + 16 + 32 + 64
+    # sidebar and page at the grandparent, and anywhere; nothing above it.
+    assert scores[1] == 0.5 + 4 + 16 + 64
+
+
+def test_fast_sum_equals_the_pairs_it_stands_for() -> None:
+    """On a page with words repeated up and down the tree, in and out of the table."""
+    levels = "".join(f"<div class='c{k % 3} w{k} box'>" for k in range(14))
+    body = (f"<html><body class='post box'>{levels}<p class='c1'>deep text</p>tail text"
+            + "</div>" * 14 + "<ul class='c2'><li class='box c0'>item one</li>"
+            "<li>item two</li></ul></body></html>").encode()
+    table = page_nodes(body, "http://example.test/b").table
+    rng = np.random.default_rng(0)
+    words = {w: rng.normal(size=5).round(3).tolist()
+             for w in ("c0", "c1", "c2", "box", "post", "w3", "w12")}
+    node_owner, pairs_of = owner_words(table, words)
+    expected = np.array([sum(words[w][b] for b, w in pairs) for pairs in pairs_of]) + 0.25
+    np.testing.assert_allclose(PathWords(0.25, words).score(table),
+                               expected[node_owner], rtol=1e-5)
+    assert len(table) == 4
+
+
+def test_word_table_round_trips_and_refuses_another_format(tmp_path: Path) -> None:
+    table = page_nodes(PAGE, "http://example.test/a").table
+    PathWords(0.5, WEIGHTS).save(tmp_path / "w.json")
+    loaded = PathWords.load(tmp_path / "w.json")
+    np.testing.assert_array_equal(loaded.score(table), PathWords(0.5, WEIGHTS).score(table))
+    doc = json.loads((tmp_path / "w.json").read_text("utf-8"))
+    doc["buckets"] = ["self", "anywhere"]
+    (tmp_path / "w.json").write_text(json.dumps(doc), "utf-8")
+    with pytest.raises(ValueError, match="buckets"):
+        PathWords.load(tmp_path / "w.json")
