@@ -225,10 +225,14 @@ def _word_mask(word: str) -> int:
     return mask
 
 
-def class_words(values: list[str]) -> list[tuple[str, ...]]:
-    """The distinct words of each "class id" value, split as ``_class_masks`` splits them."""
-    parts = "\x00".join(values).lower().translate(_WORD_SPLIT).split("\x00") if values else []
-    return [tuple(dict.fromkeys(part.split())) for part in parts]
+def class_words(values: list[str]) -> list[list[str]]:
+    """The words of each "class id" value ("article-body__text" → article, body, text), in a
+    few calls over all of them joined by NUL (which lxml strings never hold, and which, like
+    whitespace, ends the context of ``lower()``'s final-sigma rule)."""
+    if not values:
+        return []
+    return [part.split() for part in
+            "\x00".join(values).lower().translate(_WORD_SPLIT).split("\x00")]
 
 
 _VALUE_MASKS: dict[str, int] = {}
@@ -240,9 +244,8 @@ def _class_masks(values: list[str]) -> list[int]:
     """Groups named by each class/id value (the words of "class id"), for a page at once.
 
     Values recur within a site, so they are cached (bounded: emptied when full). Most of a
-    page's values are new to the cache, though, and those are lower-cased and split in a few
-    calls over all of them joined by NUL (which lxml strings never hold, and which, like
-    whitespace, ends the context of ``lower()``'s final-sigma rule).
+    page's values are new to the cache, though, and those are split all at once
+    (``class_words``).
     """
     cache = _VALUE_MASKS
     found = {value: cache.get(value) for value in values}
@@ -250,10 +253,9 @@ def _class_masks(values: list[str]) -> list[int]:
     if new:
         if len(cache) + len(new) > _VALUE_MASKS_MAX:
             cache.clear()
-        parts = "\x00".join(new).lower().translate(_WORD_SPLIT).split("\x00")
-        for value, part in zip(new, parts, strict=True):
+        for value, words in zip(new, class_words(new), strict=True):
             # map and reduce loop in C: a Python loop over the words cost twice as much
-            found[value] = mask = reduce(or_, map(_word_mask, part.split()), 0)
+            found[value] = mask = reduce(or_, map(_word_mask, words), 0)
             if len(value) <= _VALUE_CACHED_CHARS:
                 cache[value] = mask
     return list(map(found.__getitem__, values))

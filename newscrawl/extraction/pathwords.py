@@ -29,7 +29,8 @@ _CACHE_MAX = 65536
 
 def _known_words(table: NodeTable, known: Container[str] | None,
                  cache: dict[str, tuple[str, ...]] | None = None) -> dict[int, tuple[str, ...]]:
-    """Per element with a class or id, its words (those in ``known`` only, when given).
+    """Per element with a class or id, its distinct words (those in ``known`` only, when
+    given).
 
     Values repeat within a page ("menu-item menu-item-type-post") and across a site's pages,
     so each distinct value is split once, and once per process with a ``cache``.
@@ -39,7 +40,8 @@ def _known_words(table: NodeTable, known: Container[str] | None,
         cache.clear()
     new = [v for v in dict.fromkeys(table.keys) if v not in cache]
     for value, words in zip(new, class_words(new), strict=True):
-        cache[value] = words if known is None else tuple(w for w in words if w in known)
+        cache[value] = tuple(dict.fromkeys(
+            words if known is None else (w for w in words if w in known)))
     return {e: ws for e, ws in zip(table.keyed.tolist(), map(cache.__getitem__, table.keys),
                                    strict=True) if ws}
 
@@ -80,8 +82,8 @@ class PathWords:
         self.intercept = float(intercept)
         self.weights = weights
         self._row = {w: i for i, w in enumerate(weights)}
-        self._matrix = np.asarray(list(weights.values()), dtype=np.float64).reshape(-1, 5)
-        self._path = {w: (v[3], v[4]) for w, v in weights.items()}
+        self._matrix = np.asarray(list(weights.values()), dtype=np.float64
+                                  ).reshape(-1, len(BUCKETS))
         self._cache: dict[str, tuple[str, ...]] = {}
 
     def score(self, table: NodeTable) -> np.ndarray:
