@@ -234,6 +234,7 @@ def fit_path_words(ds: NodeDataset, splits: Sequence[tuple[np.ndarray, np.ndarra
                 indptr.append(len(indices))
         A = sp.csr_matrix((np.ones(len(indices), np.float32), indices, indptr),
                           shape=(len(indptr) - 1, len(vocab)))
+        A.sort_indices()  # sets iterate in a per-process order: sums must not follow it
         rows = np.concatenate([rows_of[i] for i in pages.tolist()])
         if not vocab or len(np.unique(y[rows])) < 2:  # a toy set: the base rate only
             share = np.clip(np.average(y[rows], weights=w[rows]), 1e-3, 1 - 1e-3)
