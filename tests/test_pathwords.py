@@ -59,3 +59,52 @@ def test_word_table_round_trips_and_refuses_another_format(tmp_path: Path) -> No
     (tmp_path / "w.json").write_text(json.dumps(doc), "utf-8")
     with pytest.raises(ValueError, match="buckets"):
         PathWords.load(tmp_path / "w.json")
+
+
+_FIT_IN_CHILD = """
+import hashlib, sys
+import numpy as np
+from sklearn.model_selection import GroupKFold
+from newscrawl.training.dataset import build_dataset
+from newscrawl.training.fit import fit_path_words
+ds = build_dataset(sys.argv[1], verbose=False)
+splits = list(GroupKFold(n_splits=3).split(np.arange(len(ds.pages)), groups=ds.groups))
+words = fit_path_words(ds, splits)
+print(hashlib.sha256(ds.X.tobytes()).hexdigest(), repr(words.intercept))
+"""
+
+
+def _write_shop_pages(base: Path, n: int) -> None:
+    """Pages on ``n`` domains whose boxes carry many class words, a few shared by all."""
+    import gzip
+
+    (base / "html").mkdir(parents=True)
+    (base / "ground-truth").mkdir()
+    shared = ["nav", "menu", "main", "story", "body", "footer", "links", "wide", "col", "row"]
+    for k in range(n):
+        words = " ".join(shared[(k + j) % len(shared)] for j in range(7))
+        story = f"The council approved budget number {k} after a long debate on roads and parks."
+        html = (f"<html><body><div class='{words} site{k}'><ul class='{words} list'>"
+                + "".join(f"<li class='{words} item'><a href=/{j}>Section {j}</a></li>"
+                          for j in range(5))
+                + f"</ul><div class='{words} story'><p class='{words}'>{story}</p>"
+                f"<p class='text {words}'>{story} More follows.</p></div></div></body></html>")
+        (base / "html" / f"{k:04d}.html.gz").write_bytes(gzip.compress(html.encode()))
+        label = {"url": f"https://shop{k}.example/item/{k}",
+                 "_internal": {"page_type": {"primary": "article"}},
+                 "ground_truth": {"main_content": f"{story}\n\n{story} More follows."}}
+        (base / "ground-truth" / f"{k:04d}.json").write_text(json.dumps(label), "utf-8")
+
+
+def test_training_the_word_table_does_not_depend_on_the_string_hash_seed(tmp_path: Path) -> None:
+    """Word sets iterate in a per-process order; a retrain must rebuild the same model."""
+    import os
+    import subprocess
+    import sys
+
+    _write_shop_pages(tmp_path / "dev", 24)
+    runs = {subprocess.run([sys.executable, "-c", _FIT_IN_CHILD, str(tmp_path)], check=True,
+                           capture_output=True, text=True,
+                           env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+            for seed in ("1", "2", "3")}
+    assert len(runs) == 1, runs
