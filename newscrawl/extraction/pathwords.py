@@ -14,7 +14,7 @@ The model's word table ships beside the stage-1 file (``NAME.words.json``).
 from __future__ import annotations
 
 import json
-from collections.abc import Container
+from collections.abc import Container, Hashable, Mapping
 from itertools import chain
 from pathlib import Path
 
@@ -24,16 +24,18 @@ from .features import NodeTable, class_words
 
 BUCKETS = ("self", "parent", "grandparent", "above", "anywhere")
 FORMAT_VERSION = 1
-_CACHE_MAX = 65536
+_CACHE_MAX = 16384
 
 
-def _known_words(table: NodeTable, known: Container[str] | None,
-                 cache: dict[str, tuple[str, ...]] | None = None) -> dict[int, tuple[str, ...]]:
-    """Per element with a class or id, its distinct words (those in ``known`` only, when
-    given).
+def _known_words(table: NodeTable, known: Mapping[str, Hashable] | None,
+                 cache: dict[str, tuple] | None = None) -> dict[int, tuple]:
+    """Per element with a class or id, its distinct words, or with ``known`` what ``known``
+    maps each known word to (the rest left out).
 
     Values repeat within a page ("menu-item menu-item-type-post") and across a site's pages,
-    so each distinct value is split once, and once per process with a ``cache``.
+    so each distinct value is split once, and once per process with a ``cache``. The cache
+    holds ``known``'s own objects, not the split words, so an entry costs a tuple of shared
+    references: a crawl across many sites meets tens of thousands of values.
     """
     cache = {} if cache is None else cache
     if len(cache) > _CACHE_MAX:
@@ -41,7 +43,7 @@ def _known_words(table: NodeTable, known: Container[str] | None,
     new = [v for v in dict.fromkeys(table.keys) if v not in cache]
     for value, words in zip(new, class_words(new), strict=True):
         cache[value] = tuple(dict.fromkeys(
-            words if known is None else (w for w in words if w in known)))
+            words if known is None else (known[w] for w in words if w in known)))
     return {e: ws for e, ws in zip(table.keyed.tolist(), map(cache.__getitem__, table.keys),
                                    strict=True) if ws}
 
@@ -50,7 +52,7 @@ def owner_words(table: NodeTable, known: Container[str] | None = None
                 ) -> tuple[np.ndarray, list[list[tuple[int, str]]]]:
     """Per distinct element owning text, its (bucket, word) pairs; and each node's index into
     that list. What ``PathWords.score`` sums, spelled out: training reads it."""
-    words_of = _known_words(table, known)
+    words_of = _known_words(table, None if known is None else {w: w for w in known})
     parent = table.parent.tolist()
     owners, node_owner = np.unique(table.owner, return_inverse=True)
     pairs_of: list[list[tuple[int, str]]] = []
@@ -84,7 +86,7 @@ class PathWords:
         self._row = {w: i for i, w in enumerate(weights)}
         self._matrix = np.asarray(list(weights.values()), dtype=np.float64
                                   ).reshape(-1, len(BUCKETS))
-        self._cache: dict[str, tuple[str, ...]] = {}
+        self._cache: dict[str, tuple[int, ...]] = {}
 
     def score(self, table: NodeTable) -> np.ndarray:
         """``owner_words``' sums, per node, without walking each node's path.
@@ -101,8 +103,7 @@ class PathWords:
             return np.full(n, self.intercept, dtype=np.float32)
         worded = np.fromiter(words_of, np.int64, len(words_of))
         counts = np.fromiter(map(len, words_of.values()), np.int64, len(words_of))
-        rows = np.fromiter(map(self._row.__getitem__, chain.from_iterable(words_of.values())),
-                           np.int64, int(counts.sum()))
+        rows = np.fromiter(chain.from_iterable(words_of.values()), np.int64, int(counts.sum()))
         element = np.repeat(worded, counts)
         M = self._matrix[rows]
         own = np.array([np.bincount(element, M[:, b], minlength=n_el) for b in range(3)])
