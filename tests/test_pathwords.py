@@ -108,3 +108,17 @@ def test_training_the_word_table_does_not_depend_on_the_string_hash_seed(tmp_pat
                            env={**os.environ, "PYTHONHASHSEED": seed}).stdout
             for seed in ("1", "2", "3")}
     assert len(runs) == 1, runs
+
+
+def test_value_cache_is_bounded_and_holds_the_tables_rows() -> None:
+    """A crawl across many sites meets tens of thousands of class values: the cache empties
+    rather than grow with them, and keeps row numbers, not new copies of the words."""
+    from newscrawl.extraction import pathwords
+
+    words = PathWords(0.0, {"sidebar": [1, 2, 3, 4, 5], "note": [5, 4, 3, 2, 1]})
+    many = "".join(f"<p class='note v{k}'>x</p>" for k in range(pathwords._CACHE_MAX + 10))
+    words.score(page_nodes(f"<html><body>{many}</body></html>".encode(), None).table)
+    assert len(words._cache) > pathwords._CACHE_MAX
+    words.score(page_nodes(PAGE, "http://example.test/a").table)
+    assert len(words._cache) < 10
+    assert set(words._cache.values()) <= {(), (0,), (1,), (0, 1), (1, 0)}
