@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import gzip
-import json
 from pathlib import Path
+
+from datautil import write_labelled_page
 
 from newscrawl.evaluation.evaluate import cross_validate, format_report
 
@@ -13,18 +14,12 @@ PROSE = ("The harbour authority said on Tuesday that the new breakwater would be
 
 
 def _write_page(base: Path, page_id: str, html: str, truth: str) -> None:
-    (base / "html" / f"{page_id}.html.gz").write_bytes(gzip.compress(html.encode()))
-    label = {"url": f"https://site{page_id}.example/news/{page_id}",
-             "_internal": {"page_type": {"primary": "article"}},
-             "ground_truth": {"main_content": truth}}
-    (base / "ground-truth" / f"{page_id}.json").write_text(json.dumps(label), "utf-8")
+    write_labelled_page(base, page_id, html, truth, f"https://site{page_id}.example/news/{page_id}")
 
 
 def _write_stories(tmp_path: Path, n: int) -> Path:
     """``n`` article pages, each on its own domain, with a nav and a footer around the story."""
     base = tmp_path / "dev"
-    (base / "html").mkdir(parents=True)
-    (base / "ground-truth").mkdir()
     for k in range(n):
         body = f"{PROSE} Page {k} adds its own sentence about item {k}."
         _write_page(base, f"{k:04d}",

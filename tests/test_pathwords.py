@@ -4,11 +4,16 @@ bucket however often the path repeats it, and the fast sum equal to the pairs it
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from datautil import write_labelled_page
 
+from newscrawl.extraction import pathwords
 from newscrawl.extraction.extractor import page_nodes
 from newscrawl.extraction.pathwords import PathWords, owner_words
 
@@ -76,10 +81,6 @@ print(hashlib.sha256(ds.X.tobytes()).hexdigest(), repr(words.intercept))
 
 def _write_shop_pages(base: Path, n: int) -> None:
     """Pages on ``n`` domains whose boxes carry many class words, a few shared by all."""
-    import gzip
-
-    (base / "html").mkdir(parents=True)
-    (base / "ground-truth").mkdir()
     shared = ["nav", "menu", "main", "story", "body", "footer", "links", "wide", "col", "row"]
     for k in range(n):
         words = " ".join(shared[(k + j) % len(shared)] for j in range(7))
@@ -89,19 +90,12 @@ def _write_shop_pages(base: Path, n: int) -> None:
                           for j in range(5))
                 + f"</ul><div class='{words} story'><p class='{words}'>{story}</p>"
                 f"<p class='text {words}'>{story} More follows.</p></div></div></body></html>")
-        (base / "html" / f"{k:04d}.html.gz").write_bytes(gzip.compress(html.encode()))
-        label = {"url": f"https://shop{k}.example/item/{k}",
-                 "_internal": {"page_type": {"primary": "article"}},
-                 "ground_truth": {"main_content": f"{story}\n\n{story} More follows."}}
-        (base / "ground-truth" / f"{k:04d}.json").write_text(json.dumps(label), "utf-8")
+        write_labelled_page(base, f"{k:04d}", html, f"{story}\n\n{story} More follows.",
+                            f"https://shop{k}.example/item/{k}")
 
 
 def test_training_the_word_table_does_not_depend_on_the_string_hash_seed(tmp_path: Path) -> None:
     """Word sets iterate in a per-process order; a retrain must rebuild the same model."""
-    import os
-    import subprocess
-    import sys
-
     _write_shop_pages(tmp_path / "dev", 24)
     runs = {subprocess.run([sys.executable, "-c", _FIT_IN_CHILD, str(tmp_path)], check=True,
                            capture_output=True, text=True,
@@ -113,8 +107,6 @@ def test_training_the_word_table_does_not_depend_on_the_string_hash_seed(tmp_pat
 def test_value_cache_is_bounded_and_holds_the_tables_rows() -> None:
     """A crawl across many sites meets tens of thousands of class values: the cache empties
     rather than grow with them, and keeps row numbers, not new copies of the words."""
-    from newscrawl.extraction import pathwords
-
     words = PathWords(0.0, {"sidebar": [1, 2, 3, 4, 5], "note": [5, 4, 3, 2, 1]})
     many = "".join(f"<p class='note v{k}'>x</p>" for k in range(pathwords._CACHE_MAX + 10))
     words.score(page_nodes(f"<html><body>{many}</body></html>".encode(), None).table)

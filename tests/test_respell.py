@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import gzip
-import json
 import unicodedata
 from pathlib import Path
 
 import numpy as np
+from datautil import write_labelled_page
 
 from newscrawl.extraction.extractor import page_nodes
 from newscrawl.extraction.features import FEATURE_NAMES
@@ -62,15 +61,10 @@ def test_control_characters_the_parser_let_in_do_not_stop_a_copy() -> None:
 
 
 def test_every_page_gets_a_copy_that_trains_in_its_own_fold(tmp_path: Path) -> None:
-    base = tmp_path / "dev"
-    (base / "html").mkdir(parents=True)
-    (base / "ground-truth").mkdir()
     for k in range(3):
-        (base / "html" / f"{k:04d}.html.gz").write_bytes(gzip.compress(PAGE))
-        label = {"url": f"https://site{k}.example/tides",
-                 "_internal": {"page_type": {"primary": "article"}},
-                 "ground_truth": {"main_content": "The ferry office prints tide tables again."}}
-        (base / "ground-truth" / f"{k:04d}.json").write_text(json.dumps(label), "utf-8")
+        write_labelled_page(tmp_path / "dev", f"{k:04d}", PAGE,
+                            "The ferry office prints tide tables again.",
+                            f"https://site{k}.example/tides")
     ds = build_dataset(tmp_path, verbose=False)
     copies = ds.copies
     assert copies.origin.tolist() == [0, 1, 2]
