@@ -194,6 +194,11 @@ def cross_validate(data_dir: str, folds: int = 5, limit: int | None = None,
             record("xgboost", oof.stage2, raw, seconds)
             result["models"]["xgboost"]["respelled"] = respelled_scores(
                 ds, oof.copies_stage2, per_page["xgboost"])
+            result["models"]["xgboost"]["site_sample"] = {
+                label: page_summary([score for lp, score in zip(ds.pages, per_page["xgboost"],
+                                                                strict=True)
+                                     if (lp.table.site_pages > 0) == with_site]).get("all", {})
+                for label, with_site in (("with", True), ("alone", False))}
             record("xgb_stage1", oof.stage1, raw, sum(oof.fold_seconds))
             record("xgb_smoothed", oof.stage1, smoothed, sum(oof.fold_seconds))
             seed_f1 = [result["models"]["xgboost"]["page"]["all"]["f1"]]
@@ -310,6 +315,12 @@ def format_report(result: dict) -> str:
                 f"{name}: the {r['copies']['all']['n']} pages respelled in ideographs without "
                 f"spaces: page F1 {r['copies']['all']['f1']:.3f}, as written "
                 f"{r['originals']['all']['f1']:.3f}")
+    for name, m in entries.items():
+        if (sites := m.get("site_sample")) and "f1" in sites["with"]:
+            lines.append(
+                f"{name}: the {sites['with']['n']} pages read with other pages of their domain "
+                f"(its template, ``site``): page F1 {sites['with']['f1']:.3f}; the "
+                f"{sites['alone']['n']} read alone: {sites['alone']['f1']:.3f}")
     for name, m in entries.items():
         if len(m.get("seed_page_f1", ())) > 1:
             f = m["seed_page_f1"]

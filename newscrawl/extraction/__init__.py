@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from .article import Article
 from .extractor import Extractor, ExtractorOptions
+from .site import SiteMemory
 
-__all__ = ["Article", "Extractor", "ExtractorOptions", "extract"]
+__all__ = ["Article", "Extractor", "ExtractorOptions", "SiteMemory", "extract"]
 
 _default: Extractor | None = None
 

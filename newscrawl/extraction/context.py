@@ -28,6 +28,7 @@ CONTEXT_NAMES: tuple[str, ...] = (
     + tuple(f"up{k}_{f}" for k in _LEVELS for f in ("p_mean", "kept_share", "text_share"))
     + ("in_content_root", "content_root_share", "content_root_up")
     + tuple(f"c_{n}" for n in _CARRIED)
+    + ("site_recurrence", "site_pages")
 )
 
 
@@ -126,5 +127,10 @@ def context_features(table: NodeTable, proba: np.ndarray) -> np.ndarray:
              (kept_chars - weight * kept) / total_kept, (total_kept - kept_chars) / total_kept]
     cols += _ancestor_columns(table, p, weight, kept)
     X[:, : len(cols)] = np.array(cols).T  # column_stack reshapes each column in Python
-    X[:, len(cols):] = table.X[:, _CARRIED_COLS]
+    X[:, len(cols): len(cols) + len(_CARRIED_COLS)] = table.X[:, _CARRIED_COLS]
+    if table.site_pages:  # otherwise NaN: no other page of the site was seen
+        X[:, -2] = table.recurrence
+        X[:, -1] = np.log1p(table.site_pages)
+    else:
+        X[:, -2:] = np.nan
     return X

@@ -18,6 +18,7 @@ from .language import detect_language
 from .metadata import Metadata, extract_metadata
 from .model import NodeModel
 from .parse import parse
+from .site import SiteMemory
 
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent.parent / "models" / "nodes-v1.ubj"
 
@@ -86,11 +87,16 @@ class Extractor:
 
     A missing model file or one trained on other features raises here, at construction:
     a crawl that silently exports nothing is worse than one that refuses to start.
+
+    With ``sites``, each page is read against the earlier pages of its site that this
+    extractor saw (their shared text is the site's template), so the result depends on what
+    came before: a crawl wants that, a one-off call (``extract``) does not.
     """
 
     def __init__(self, model: str | Path | NodeModel | None = None,
-                 options: ExtractorOptions | None = None):
+                 options: ExtractorOptions | None = None, sites: SiteMemory | None = None):
         self.options = options or ExtractorOptions()
+        self.sites = sites
         if not isinstance(model, NodeModel):
             model = NodeModel.load(model or DEFAULT_MODEL)
         self.model = model
@@ -104,6 +110,10 @@ class Extractor:
         text, kept, language = "", 0, meta.language
         timings = page.timings_ms
         if table is not None and len(table):
+            if self.sites is not None:
+                ts = time.perf_counter()
+                self.sites.observe(table, url)
+                timings["site"] = (time.perf_counter() - ts) * 1e3
             t0 = time.perf_counter()
             proba = self.model.predict(table)
             t1 = time.perf_counter()

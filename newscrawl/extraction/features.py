@@ -190,6 +190,11 @@ class NodeTable:
     """Pre-order indices of the elements with a class or id ..."""
     keys: list[str]
     """... and, for each, its "class id" string."""
+    recurrence: np.ndarray | None = None
+    """Per node, the share of the site's other pages seen that hold its text (``site``);
+    None when nobody looked."""
+    site_pages: int = 0
+    """How many other pages of the site ``recurrence`` was taken over."""
 
     def __len__(self) -> int:
         return len(self.texts)

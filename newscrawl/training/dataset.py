@@ -13,6 +13,7 @@ import numpy as np
 from ..evaluation.datasets import Page, load_pages
 from ..extraction.extractor import page_nodes
 from ..extraction.features import FEATURE_NAMES, FEATURE_VERSION, NodeTable
+from ..extraction.site import site_recurrence
 from .labels import label_nodes
 from .respell import respell
 
@@ -66,7 +67,8 @@ class NodeDataset:
 def build_dataset(data_dir: str | Path, limit: int | None = None,
                   verbose: bool = True) -> NodeDataset:
     """Run every labelled page through ``page_nodes`` and label its nodes, and make a copy of
-    each respelled in ideographs.
+    each respelled in ideographs. Each page's site sample (``site``) is the set's other pages
+    of its domain; a copy's is the other copies.
 
     A copy whose cleaned tree has other text nodes than its original (cleaning reads some
     texts: "Your browser does not support JavaScript") is left out: it has no labels.
@@ -94,6 +96,8 @@ def build_dataset(data_dir: str | Path, limit: int | None = None,
             origin.append(len(pages) - 1)
         if verbose and n % 250 == 0:
             print(f"  {n} pages featurised", file=sys.stderr)
+    site_recurrence([lp.table for lp in pages], [lp.page.domain for lp in pages])
+    site_recurrence(copies, [pages[i].page.domain for i in origin])
     X = np.concatenate([lp.table.X for lp in pages]) if pages else np.zeros((0, len(FEATURE_NAMES)))
     y = np.concatenate([lp.y for lp in pages]) if pages else np.zeros(0)
     page_of_row = np.repeat(np.arange(len(pages)), [len(lp.y) for lp in pages])

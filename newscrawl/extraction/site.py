@@ -1,0 +1,117 @@
+"""What other pages of the same site show: text a site repeats on page after page is its
+template (method 3 of the design: a block on 20 % or more of a site's pages is boilerplate).
+
+The model is not told to drop recurring text: a recurring node is content on WCXB 7.5 % of the
+time (the site's standard shipping terms in a product's description, a docs page's shared
+preamble). The share of the site's other pages that hold a node's text is one more column of
+the context stage, which learns how far to trust it; a page with no other page of its site
+seen gets no value (NaN), as a single page always did.
+
+Two ways to fill it, with one key function, so a crawl and training see the same column:
+``SiteMemory`` for a crawl (the pages of each site seen before, a bounded window), and
+``site_recurrence`` for a labelled set (every other page of the same domain).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict, deque
+from collections.abc import Sequence
+from urllib.parse import urlsplit
+
+import numpy as np
+
+from .features import NodeTable
+
+
+def site_of(url: str | None) -> str | None:
+    """The host a page's template belongs to (``www.`` folded), or None without one."""
+    try:
+        host = urlsplit(url or "").hostname
+    except ValueError:
+        return None
+    return host.removeprefix("www.") if host else None
+
+
+def text_keys(table: NodeTable) -> np.ndarray:
+    """One int64 per node naming its text up to case and whitespace.
+
+    Python's string hash is salted per process: the keys are compared within one process
+    only, so that is enough, and they cost one C call per node.
+    """
+    return np.fromiter((hash(" ".join(t.lower().split())) for t in table.texts),
+                       dtype=np.int64, count=len(table))
+
+
+def recurrence(keys: np.ndarray, others: Sequence[np.ndarray]) -> np.ndarray:
+    """Per key, the share of ``others`` (each an array of unique keys of one page) holding it."""
+    if not others:
+        return np.full(len(keys), np.nan, dtype=np.float32)
+    seen, counts = np.unique(np.concatenate(others), return_counts=True)
+    at = np.minimum(np.searchsorted(seen, keys), len(seen) - 1)
+    found = np.where(seen[at] == keys, counts[at], 0)
+    return (found / len(others)).astype(np.float32)
+
+
+def site_recurrence(tables: Sequence[NodeTable], sites: Sequence[str | None]) -> None:
+    """Fill each table's recurrence from every other table of its site (a labelled set, where
+    each page's site sample is the rest of the set)."""
+    keys = [text_keys(t) for t in tables]
+    unique = [np.unique(k) for k in keys]
+    members: dict[str | None, list[int]] = {}
+    for i, site in enumerate(sites):
+        members.setdefault(site, []).append(i)
+    for i, (table, site) in enumerate(zip(tables, sites, strict=True)):
+        others = [unique[j] for j in members[site] if j != i] if site is not None else []
+        table.recurrence = recurrence(keys[i], others)
+        table.site_pages = len(others)
+
+
+class SiteMemory:
+    """Text keys of the last pages of each site a crawl extracted, for ``recurrence``.
+
+    Bounded both ways: ``max_pages`` per site (the window the shares are taken over) and
+    ``max_sites`` sites, the least recently seen forgotten first; a page costs its unique keys
+    (8 bytes a node). A URL already in the window is not counted again, so a re-fetched page
+    does not make its own article look like template. Thread-safe: one ``Extractor`` may
+    serve concurrent callers.
+    """
+
+    def __init__(self, max_pages: int = 50, max_sites: int = 2000):
+        if max_pages < 1 or max_sites < 1:
+            raise ValueError("SiteMemory needs max_pages >= 1 and max_sites >= 1")
+        self.max_pages = max_pages
+        self.max_sites = max_sites
+        self._sites: OrderedDict[str, deque[tuple[str, np.ndarray]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._sites)
+
+    def pages(self, url: str | None) -> int:
+        """Pages of ``url``'s site in the window."""
+        site = site_of(url)
+        with self._lock:
+            return len(self._sites.get(site, ())) if site else 0
+
+    def observe(self, table: NodeTable, url: str | None) -> None:
+        """Fill ``table``'s recurrence from the site's earlier pages, then remember this one."""
+        site = site_of(url)
+        keys = text_keys(table)
+        with self._lock:
+            window = self._sites.get(site) if site else None
+            others = [k for u, k in window if u != url] if window else []
+            table.recurrence = recurrence(keys, others)
+            table.site_pages = len(others)
+            if site is None:
+                return
+            if window is None:
+                window = self._sites[site] = deque(maxlen=self.max_pages)
+                while len(self._sites) > self.max_sites:
+                    self._sites.popitem(last=False)
+            else:
+                self._sites.move_to_end(site)
+                if len(others) < len(window):  # seen before: this fetch replaces it
+                    window = self._sites[site] = deque(
+                        ((u, k) for u, k in window if u != url), maxlen=self.max_pages)
+            window.append((url or "", np.unique(keys)))

@@ -1,0 +1,140 @@
+"""A site's template read from its other pages: shares, the crawl's window, the context column."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from newscrawl.extraction import Extractor, SiteMemory
+from newscrawl.extraction.context import CONTEXT_NAMES, context_features
+from newscrawl.extraction.extractor import page_nodes
+from newscrawl.extraction.site import recurrence, site_of, site_recurrence, text_keys
+
+SHARE = CONTEXT_NAMES.index("site_recurrence")
+PAGES = CONTEXT_NAMES.index("site_pages")
+
+
+def _page(story: str) -> bytes:
+    return (f"<html><body><nav><ul><li><a href='/'>Home</a></li>"
+            f"<li><a href='/world'>World news</a></li></ul></nav>"
+            f"<article><h1>{story}</h1><p>{story} was reported by the harbour office on "
+            f"Tuesday, after weeks of delays.</p></article>"
+            f"<footer><p>Sign up for the  Morning Briefing</p></footer></body></html>").encode()
+
+
+def _table(story: str, url: str = "https://example.org/a"):
+    return page_nodes(_page(story), url).table
+
+
+def _share(table, text: str) -> float:
+    return float(table.recurrence[table.texts.index(text)])
+
+
+def test_keys_ignore_case_and_whitespace_only() -> None:
+    a = _table("Bridge reopened")
+    keys = dict(zip(a.texts, text_keys(a), strict=True))
+    b = page_nodes(_page("Bridge reopened").replace(b"Morning Briefing", b"morning\n briefing"),
+                   "https://example.org/b").table
+    other = dict(zip(b.texts, text_keys(b), strict=True))
+    footer = [t for t in a.texts if "Briefing" in t][0]
+    assert keys[footer] == other[[t for t in b.texts if "briefing" in t][0]]
+    assert keys["Home"] != keys["World news"]
+
+
+def test_recurrence_is_the_share_of_other_pages_holding_the_text() -> None:
+    keys = np.array([1, 2, 3], dtype=np.int64)
+    others = [np.array([1, 2]), np.array([1]), np.array([4, 5]), np.array([1, 9])]
+    np.testing.assert_allclose(recurrence(keys, others), [0.75, 0.25, 0.0])
+    assert np.isnan(recurrence(keys, [])).all()
+
+
+def test_a_labelled_set_reads_each_page_against_the_rest_of_its_domain() -> None:
+    tables = [_table("Bridge reopened"), _table("Ferry strike ends"), _table("Tram line opens"),
+              _table("Dam inspected")]
+    site_recurrence(tables, ["example.org", "example.org", "example.org", "other.net"])
+    first = tables[0]
+    assert first.site_pages == 2
+    assert _share(first, "Home") == 1.0
+    assert _share(first, "Bridge reopened") == 0.0
+    lone = tables[3]
+    assert lone.site_pages == 0
+    assert np.isnan(lone.recurrence).all()
+
+
+def test_memory_reads_a_page_against_the_sites_earlier_pages_only() -> None:
+    memory = SiteMemory()
+    first = _table("Bridge reopened", "https://www.example.org/bridge")
+    memory.observe(first, "https://www.example.org/bridge")
+    assert first.site_pages == 0 and np.isnan(first.recurrence).all()
+
+    second = _table("Ferry strike ends", "https://example.org/ferry")  # www. is the same site
+    memory.observe(second, "https://example.org/ferry")
+    assert second.site_pages == 1
+    assert _share(second, "Home") == 1.0
+    assert _share(second, "Ferry strike ends") == 0.0
+
+    elsewhere = _table("Bridge reopened", "https://other.net/bridge")
+    memory.observe(elsewhere, "https://other.net/bridge")
+    assert elsewhere.site_pages == 0
+    assert memory.pages("https://example.org/x") == 2 and len(memory) == 2
+
+
+def test_a_refetched_page_is_not_its_own_template() -> None:
+    memory = SiteMemory()
+    url = "https://example.org/bridge"
+    memory.observe(_table("Bridge reopened", url), url)
+    again = _table("Bridge reopened", url)
+    memory.observe(again, url)
+    assert again.site_pages == 0
+    assert memory.pages(url) == 1  # the new fetch replaced the old one in the window
+
+
+def test_memory_is_bounded_per_site_and_in_sites() -> None:
+    memory = SiteMemory(max_pages=3, max_sites=2)
+    for k in range(5):
+        url = f"https://example.org/{k}"
+        memory.observe(_table(f"Story {k}", url), url)
+    assert memory.pages("https://example.org/") == 3
+    last = _table("Story 9", "https://example.org/9")
+    memory.observe(last, "https://example.org/9")
+    assert last.site_pages == 3
+    for host in ("a.net", "b.net"):
+        memory.observe(_table("Story", f"https://{host}/"), f"https://{host}/")
+    assert len(memory) == 2
+    assert memory.pages("https://example.org/") == 0  # least recently seen: forgotten
+    with pytest.raises(ValueError):
+        SiteMemory(max_pages=0)
+
+
+def test_pages_without_a_host_are_read_alone() -> None:
+    memory = SiteMemory()
+    for url in (None, "not a url", "http://[::1"):
+        table = _table("Bridge reopened", "https://example.org/a")
+        memory.observe(table, url)
+        assert table.site_pages == 0
+    assert len(memory) == 0
+    assert site_of("http://[::1") is None
+
+
+def test_the_context_stage_sees_the_share_or_nothing() -> None:
+    table = _table("Bridge reopened")
+    proba = np.full(len(table), 0.5, dtype=np.float32)
+    X = context_features(table, proba)
+    assert np.isnan(X[:, SHARE]).all() and np.isnan(X[:, PAGES]).all()
+    site_recurrence([table, _table("Ferry strike ends")], ["example.org"] * 2)
+    X = context_features(table, proba)
+    assert X[table.texts.index("Home"), SHARE] == 1.0
+    assert X[table.texts.index("Bridge reopened"), SHARE] == 0.0
+    assert X[0, PAGES] == pytest.approx(math.log1p(1))
+
+
+def test_an_extractor_with_memory_remembers_the_sites_pages() -> None:
+    memory = SiteMemory()
+    extractor = Extractor(sites=memory)
+    for k, story in enumerate(("Bridge reopened", "Ferry strike ends")):
+        article = extractor.extract(_page(story), f"https://example.org/{k}")
+        assert "site" in article.timings_ms
+    assert memory.pages("https://example.org/") == 2
+    assert "site" not in Extractor().extract(_page("Dam inspected"), "https://x.org/").timings_ms
