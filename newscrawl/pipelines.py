@@ -29,7 +29,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 from w3lib.url import canonicalize_url
 
 from newscrawl.extraction import Article as Extracted
-from newscrawl.extraction import Extractor
+from newscrawl.extraction import Extractor, SiteMemory
 from newscrawl.items import Article, Page
 
 logger = logging.getLogger(__name__)
@@ -290,7 +290,10 @@ class ExtractionPipeline:
         if model and not Path(model).is_file():
             raise ValueError(f"NEWSCRAWL_MODEL={model!r}: no such model file; a crawl "
                              "without its model would export nothing useful")
-        extractor = Extractor(model)  # the library raises on a missing or mismatched model
+        site_pages = settings.getint("NEWSCRAWL_SITE_PAGES", 50)
+        sites = SiteMemory(max_pages=site_pages) if site_pages > 0 else None
+        # the library raises on a missing or mismatched model
+        extractor = Extractor(model, sites=sites)
         return cls(crawler, extractor, settings.getint("NEWSCRAWL_MIN_WORDS", 80))
 
     def open_spider(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import pytest
@@ -67,6 +68,20 @@ def test_missing_model_refuses_to_start(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="no-such-model"):
         build_from_crawler(ExtractionPipeline, get_crawler(
             settings_dict={"NEWSCRAWL_MODEL": str(tmp_path / "no-such-model.ubj")}))
+
+
+def test_site_memory_follows_its_setting(site: tuple[Path, dict]) -> None:
+    """Pages of a site are read against its earlier pages unless the setting turns it off."""
+    root, manifest = site
+    paths = [a["path"] for a in manifest["articles"][:3]]
+    pipe = build_from_crawler(ExtractionPipeline, _crawler(NEWSCRAWL_SITE_PAGES=2))
+    for path in paths:
+        with contextlib.suppress(DropItem):  # kept or dropped, the page was read
+            pipe.process_item(_page(root, path))
+    memory = pipe.extractor.sites
+    assert memory.max_pages == 2 and memory.pages("http://news.example/") == 2
+    off = build_from_crawler(ExtractionPipeline, _crawler(NEWSCRAWL_SITE_PAGES=0))
+    assert off.extractor.sites is None
 
 
 def test_article_page_becomes_article_item(site: tuple[Path, dict]) -> None:

@@ -21,6 +21,9 @@ Why it is built this way:
   and its capture time as ``crawled_at``, which is how corpora are built from Common Crawl's
   news archives. Records that are no HTML page (requests, metadata, images, redirects, errors)
   are counted by reason, as the crawl counts its drops.
+* Pages are read as a crawl reads them, each against the earlier pages of its site in the
+  run (``SiteMemory``: text a site repeats is its template), so a WARC's articles come out as
+  the crawl that wrote it exported them. A lone page has no earlier pages: it reads alone.
 """
 
 from __future__ import annotations
@@ -304,10 +307,10 @@ def run(args: argparse.Namespace) -> int:
         err(str(exc))
         return 2
 
-    from newscrawl.extraction import Extractor
+    from newscrawl.extraction import Extractor, SiteMemory
 
     try:
-        extractor = Extractor(args.model)
+        extractor = Extractor(args.model, sites=SiteMemory())
     except Exception as exc:  # missing file, other features, not a model at all
         err(f"cannot load the model: {exc}")
         return 2

@@ -130,10 +130,10 @@ def _trees(extractor: Any) -> int | None:
 def _timing_worker(args: argparse.Namespace) -> dict[str, Any]:
     """Interleave newscrawl and trafilatura page by page over pages already in memory."""
     from newscrawl.evaluation.datasets import load_pages
-    from newscrawl.extraction import Extractor
+    from newscrawl.extraction import Extractor, SiteMemory
 
     pages = [(p.body, p.url) for p in load_pages(args.data, args.n)]
-    extractor = Extractor(args.model)
+    extractor = Extractor(args.model, sites=SiteMemory())
     use_traf = not args.no_trafilatura
     if use_traf:
         import trafilatura
@@ -226,9 +226,9 @@ def _timing_worker(args: argparse.Namespace) -> dict[str, Any]:
 def _rss_worker(args: argparse.Namespace) -> dict[str, Any]:
     """Newscrawl only, pages streamed from disk one at a time, so the peak is the extractor's."""
     from newscrawl.evaluation.datasets import load_pages
-    from newscrawl.extraction import Extractor
+    from newscrawl.extraction import Extractor, SiteMemory
 
-    extractor = Extractor(args.model)
+    extractor = Extractor(args.model, sites=SiteMemory())
     baseline = _maxrss_mb()
     n = 0
     for page in load_pages(args.data, args.n):
