@@ -148,8 +148,9 @@ def model_card(args: argparse.Namespace, ds, stage1, stage2, words, scores: dict
         "container, parent) and of its site: the share of the site's other pages that hold "
         "the node's text (`site_recurrence`; in a crawl, the site's last pages extracted, "
         "`NEWSCRAWL_SITE_PAGES`; in training and cross-validation, the set's other pages of "
-        "its domain; missing on a page read alone). The article is the set of nodes that maximises the page's expected "
-        "F1 under stage 2's probabilities (raised to the power 1.5, a lean toward precision), "
+        "its domain; missing on a page read alone). The article is the set of nodes that "
+        "maximises the page's expected F1 under stage 2's probabilities (raised to the power "
+        "1.5, a lean toward precision), "
         "never a node under 0.3 (`choose_nodes` in `newscrawl/extraction/assemble.py`).",
         "",
         "## Files",
