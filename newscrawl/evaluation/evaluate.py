@@ -319,7 +319,7 @@ def format_report(result: dict) -> str:
         if (sites := m.get("site_sample")) and "f1" in sites["with"]:
             lines.append(
                 f"{name}: the {sites['with']['n']} pages read with other pages of their domain "
-                f"(its template, ``site``): page F1 {sites['with']['f1']:.3f}; the "
+                f"(the site's template): page F1 {sites['with']['f1']:.3f}; the "
                 f"{sites['alone']['n']} read alone: {sites['alone']['f1']:.3f}")
     for name, m in entries.items():
         if len(m.get("seed_page_f1", ())) > 1:
