@@ -3,7 +3,9 @@
 The first stage judges a node mostly by itself and its ancestors; content, though, comes in
 runs. Feeding the second stage what the first stage thought of the nodes around it (in reading
 order, in the same container, under the same parent) lets a short line inside the article be
-kept and a lone paragraph-like blurb inside a teaser list be dropped.
+kept and a lone paragraph-like blurb inside a teaser list be dropped. The last two columns
+come from the site rather than the page (``site``): how many of its other pages hold the
+node's text.
 """
 
 from __future__ import annotations
