@@ -10,7 +10,7 @@ import pytest
 from newscrawl.extraction import Extractor, SiteMemory
 from newscrawl.extraction.context import CONTEXT_NAMES, context_features
 from newscrawl.extraction.extractor import page_nodes
-from newscrawl.extraction.site import recurrence, site_of, site_recurrence, text_keys
+from newscrawl.extraction.site import recurrence, site_of, site_recurrence
 
 SHARE = CONTEXT_NAMES.index("site_recurrence")
 PAGES = CONTEXT_NAMES.index("site_pages")
@@ -34,10 +34,10 @@ def _share(table, text: str) -> float:
 
 def test_keys_ignore_case_and_whitespace_only() -> None:
     a = _table("Bridge reopened")
-    keys = dict(zip(a.texts, text_keys(a), strict=True))
+    keys = dict(zip(a.texts, a.text_keys, strict=True))
     b = page_nodes(_page("Bridge reopened").replace(b"Morning Briefing", b"morning\n briefing"),
                    "https://example.org/b").table
-    other = dict(zip(b.texts, text_keys(b), strict=True))
+    other = dict(zip(b.texts, b.text_keys, strict=True))
     footer = [t for t in a.texts if "Briefing" in t][0]
     assert keys[footer] == other[[t for t in b.texts if "briefing" in t][0]]
     assert keys["Home"] != keys["World news"]

@@ -190,6 +190,10 @@ class NodeTable:
     """Pre-order indices of the elements with a class or id ..."""
     keys: list[str]
     """... and, for each, its "class id" string."""
+    text_keys: np.ndarray
+    """Per node, an int64 naming its text up to case and whitespace (Python's string hash,
+    salted per process: keys compare within one process only); ``site`` matches them across
+    a site's pages."""
     recurrence: np.ndarray | None = None
     """Per node, the share of the site's other pages seen that hold its text (``site``);
     None when nobody looked."""
@@ -459,7 +463,7 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     X = np.zeros((n, len(FEATURE_NAMES)), dtype=np.float32)
     if n == 0:
         empty = np.zeros(0, dtype=np.int64)
-        return NodeTable(texts, X, empty, empty, empty, empty, empty, empty, empty, [])
+        return NodeTable(texts, X, empty, empty, empty, empty, empty, empty, empty, [], empty)
 
     tag_code_a = np.asarray(tag_code, dtype=np.int64)
     parent_a = np.asarray(parent, dtype=np.int64)
@@ -638,4 +642,5 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     X[:, col["cont_rel_max"]] = cont_chars / max(cont_chars.max(), 1.0)
 
     return NodeTable(texts, X, owner_a, tag_code_a[o], co, parent_a, end_a, depth_a,
-                     np.asarray(keyed, dtype=np.int64), keys)
+                     np.asarray(keyed, dtype=np.int64), keys,
+                     np.fromiter(map(hash, normed), dtype=np.int64, count=n))

@@ -7,7 +7,9 @@ preamble). The share of the site's other pages that hold a node's text is one mo
 the context stage, which learns how far to trust it; a page with no other page of its site
 seen gets no value (NaN), as a single page always did.
 
-Two ways to fill it, with one key function, so a crawl and training see the same column:
+A node's key is its text up to case and whitespace (``NodeTable.text_keys``, from the
+normalised text the features already make). Two ways to fill the column, so a crawl and
+training see the same thing:
 ``SiteMemory`` for a crawl (the pages of each site seen before, a bounded window), and
 ``site_recurrence`` for a labelled set (every other page of the same domain).
 """
@@ -33,16 +35,6 @@ def site_of(url: str | None) -> str | None:
     return host.removeprefix("www.") if host else None
 
 
-def text_keys(table: NodeTable) -> np.ndarray:
-    """One int64 per node naming its text up to case and whitespace.
-
-    Python's string hash is salted per process: the keys are compared within one process
-    only, so that is enough, and they cost one C call per node.
-    """
-    return np.fromiter((hash(" ".join(t.lower().split())) for t in table.texts),
-                       dtype=np.int64, count=len(table))
-
-
 def recurrence(keys: np.ndarray, others: Sequence[np.ndarray]) -> np.ndarray:
     """Per key, the share of ``others`` (each an array of unique keys of one page) holding it."""
     if not others:
@@ -56,7 +48,7 @@ def recurrence(keys: np.ndarray, others: Sequence[np.ndarray]) -> np.ndarray:
 def site_recurrence(tables: Sequence[NodeTable], sites: Sequence[str | None]) -> None:
     """Fill each table's recurrence from every other table of its site (a labelled set, where
     each page's site sample is the rest of the set)."""
-    keys = [text_keys(t) for t in tables]
+    keys = [t.text_keys for t in tables]
     unique = [np.unique(k) for k in keys]
     members: dict[str | None, list[int]] = {}
     for i, site in enumerate(sites):
@@ -97,7 +89,7 @@ class SiteMemory:
     def observe(self, table: NodeTable, url: str | None) -> None:
         """Fill ``table``'s recurrence from the site's earlier pages, then remember this one."""
         site = site_of(url)
-        keys = text_keys(table)
+        keys = table.text_keys
         with self._lock:
             window = self._sites.get(site) if site else None
             others = [k for u, k in window if u != url] if window else []
