@@ -72,5 +72,5 @@ def test_every_page_gets_a_copy_that_trains_in_its_own_fold(tmp_path: Path) -> N
     X, y, w = with_copies(ds, ds.X, copies.X, np.array([1]))
     rows = int((ds.page_of_row == 1).sum())
     assert len(X) == len(y) == len(w) == 2 * rows
-    assert np.array_equal(X[:rows], ds.X[ds.page_of_row == 1])
-    assert np.array_equal(X[rows:], copies.X[copies.origin_of_row == 1])
+    assert np.array_equal(X[:rows], ds.X[ds.page_of_row == 1], equal_nan=True)
+    assert np.array_equal(X[rows:], copies.X[copies.origin_of_row == 1], equal_nan=True)

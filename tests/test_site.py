@@ -10,10 +10,11 @@ import pytest
 from newscrawl.extraction import Extractor, SiteMemory
 from newscrawl.extraction.context import CONTEXT_NAMES, context_features
 from newscrawl.extraction.extractor import page_nodes
-from newscrawl.extraction.site import recurrence, site_of, site_recurrence
+from newscrawl.extraction.features import FEATURE_NAMES
+from newscrawl.extraction.site import recurrence, sample_size, site_of, site_recurrence
 
-SHARE = CONTEXT_NAMES.index("site_recurrence")
-PAGES = CONTEXT_NAMES.index("site_pages")
+SHARE = FEATURE_NAMES.index("site_recurrence")
+PAGES = FEATURE_NAMES.index("site_pages")
 
 
 def _page(story: str) -> bytes:
@@ -29,7 +30,7 @@ def _table(story: str, url: str = "https://example.org/a"):
 
 
 def _share(table, text: str) -> float:
-    return float(table.recurrence[table.texts.index(text)])
+    return float(table.X[table.texts.index(text), SHARE])
 
 
 def test_keys_ignore_case_and_whitespace_only() -> None:
@@ -55,29 +56,29 @@ def test_a_labelled_set_reads_each_page_against_the_rest_of_its_domain() -> None
               _table("Dam inspected")]
     site_recurrence(tables, ["example.org", "example.org", "example.org", "other.net"])
     first = tables[0]
-    assert first.site_pages == 2
+    assert sample_size(first) == 2
     assert _share(first, "Home") == 1.0
     assert _share(first, "Bridge reopened") == 0.0
     lone = tables[3]
-    assert lone.site_pages == 0
-    assert np.isnan(lone.recurrence).all()
+    assert sample_size(lone) == 0
+    assert np.isnan(lone.X[:, SHARE]).all()
 
 
 def test_memory_reads_a_page_against_the_sites_earlier_pages_only() -> None:
     memory = SiteMemory()
     first = _table("Bridge reopened", "https://www.example.org/bridge")
     memory.observe(first, "https://www.example.org/bridge")
-    assert first.site_pages == 0 and np.isnan(first.recurrence).all()
+    assert sample_size(first) == 0 and np.isnan(first.X[:, SHARE]).all()
 
     second = _table("Ferry strike ends", "https://example.org/ferry")  # www. is the same site
     memory.observe(second, "https://example.org/ferry")
-    assert second.site_pages == 1
+    assert sample_size(second) == 1
     assert _share(second, "Home") == 1.0
     assert _share(second, "Ferry strike ends") == 0.0
 
     elsewhere = _table("Bridge reopened", "https://other.net/bridge")
     memory.observe(elsewhere, "https://other.net/bridge")
-    assert elsewhere.site_pages == 0
+    assert sample_size(elsewhere) == 0
     assert memory.pages("https://example.org/x") == 2 and len(memory) == 2
 
 
@@ -87,7 +88,7 @@ def test_a_refetched_page_is_not_its_own_template() -> None:
     memory.observe(_table("Bridge reopened", url), url)
     again = _table("Bridge reopened", url)
     memory.observe(again, url)
-    assert again.site_pages == 0
+    assert sample_size(again) == 0
     assert memory.pages(url) == 1  # the new fetch replaced the old one in the window
 
 
@@ -99,7 +100,7 @@ def test_memory_is_bounded_per_site_and_in_sites() -> None:
     assert memory.pages("https://example.org/") == 3
     last = _table("Story 9", "https://example.org/9")
     memory.observe(last, "https://example.org/9")
-    assert last.site_pages == 3
+    assert sample_size(last) == 3
     for host in ("a.net", "b.net"):
         memory.observe(_table("Story", f"https://{host}/"), f"https://{host}/")
     assert len(memory) == 2
@@ -113,21 +114,23 @@ def test_pages_without_a_host_are_read_alone() -> None:
     for url in (None, "not a url", "http://[::1"):
         table = _table("Bridge reopened", "https://example.org/a")
         memory.observe(table, url)
-        assert table.site_pages == 0
+        assert sample_size(table) == 0
     assert len(memory) == 0
     assert site_of("http://[::1") is None
 
 
-def test_the_context_stage_sees_the_share_or_nothing() -> None:
+def test_both_stages_see_the_share_or_nothing() -> None:
     table = _table("Bridge reopened")
     proba = np.full(len(table), 0.5, dtype=np.float32)
     X = context_features(table, proba)
-    assert np.isnan(X[:, SHARE]).all() and np.isnan(X[:, PAGES]).all()
+    share, pages = CONTEXT_NAMES.index("c_site_recurrence"), CONTEXT_NAMES.index("c_site_pages")
+    assert np.isnan(X[:, share]).all() and np.isnan(X[:, pages]).all()
+    assert np.isnan(table.X[:, [SHARE, PAGES]]).all()
     site_recurrence([table, _table("Ferry strike ends")], ["example.org"] * 2)
     X = context_features(table, proba)
-    assert X[table.texts.index("Home"), SHARE] == 1.0
-    assert X[table.texts.index("Bridge reopened"), SHARE] == 0.0
-    assert X[0, PAGES] == pytest.approx(math.log1p(1))
+    assert X[table.texts.index("Home"), share] == 1.0
+    assert X[table.texts.index("Bridge reopened"), share] == 0.0
+    assert X[0, pages] == pytest.approx(math.log1p(1)) == table.X[0, PAGES]
 
 
 def test_an_extractor_with_memory_remembers_the_sites_pages() -> None:

@@ -23,6 +23,7 @@ import numpy as np
 
 from ..extraction.assemble import assemble, choose_nodes, smooth
 from ..extraction.features import FEATURE_NAMES
+from ..extraction.site import sample_size
 from .scoring import bag_prf
 
 MODELS = ("xgboost", "logreg", "linear_svm", "density")
@@ -119,6 +120,7 @@ def _fit_predict(name: str, X_tr, y_tr, w_tr, X_te) -> np.ndarray:
     from sklearn.preprocessing import StandardScaler
     from sklearn.svm import LinearSVC
 
+    X_tr, X_te = np.nan_to_num(X_tr), np.nan_to_num(X_te)  # the site columns of lone pages
     if name == "logreg":
         est = make_pipeline(StandardScaler(), LogisticRegression(max_iter=500, C=1.0))
         est.fit(X_tr, y_tr, logisticregression__sample_weight=w_tr)
@@ -197,7 +199,8 @@ def cross_validate(data_dir: str, folds: int = 5, limit: int | None = None,
             result["models"]["xgboost"]["site_sample"] = {
                 label: page_summary([score for lp, score in zip(ds.pages, per_page["xgboost"],
                                                                 strict=True)
-                                     if (lp.table.site_pages > 0) == with_site]).get("all", {})
+                                     if (sample_size(lp.table) > 0) == with_site]
+                             ).get("all", {})
                 for label, with_site in (("with", True), ("alone", False))}
             record("xgb_stage1", oof.stage1, raw, sum(oof.fold_seconds))
             record("xgb_smoothed", oof.stage1, smoothed, sum(oof.fold_seconds))

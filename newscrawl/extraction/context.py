@@ -3,9 +3,7 @@
 The first stage judges a node mostly by itself and its ancestors; content, though, comes in
 runs. Feeding the second stage what the first stage thought of the nodes around it (in reading
 order, in the same container, under the same parent) lets a short line inside the article be
-kept and a lone paragraph-like blurb inside a teaser list be dropped. The last two columns
-come from the site rather than the page (``site``): how many of its other pages hold the
-node's text.
+kept and a lone paragraph-like blurb inside a teaser list be dropped.
 """
 
 from __future__ import annotations
@@ -15,7 +13,8 @@ import numpy as np
 from .features import FEATURE_NAMES, NodeTable, subtree_sums
 
 _CARRIED = ("chars", "punct_ratio", "own_link_density", "is_heading", "tag", "rank",
-            "in_best_block", "cont_link_density", "cont_text_share", "page_is_article")
+            "in_best_block", "cont_link_density", "cont_text_share", "page_is_article",
+            "site_recurrence", "site_pages")
 _CARRIED_COLS = [FEATURE_NAMES.index(n) for n in _CARRIED]
 _OFFSETS = (1, 2, 3, 5)
 _LEVELS = (1, 2, 3, 4, 6)
@@ -30,7 +29,6 @@ CONTEXT_NAMES: tuple[str, ...] = (
     + tuple(f"up{k}_{f}" for k in _LEVELS for f in ("p_mean", "kept_share", "text_share"))
     + ("in_content_root", "content_root_share", "content_root_up")
     + tuple(f"c_{n}" for n in _CARRIED)
-    + ("site_recurrence", "site_pages")
 )
 
 
@@ -129,10 +127,5 @@ def context_features(table: NodeTable, proba: np.ndarray) -> np.ndarray:
              (kept_chars - weight * kept) / total_kept, (total_kept - kept_chars) / total_kept]
     cols += _ancestor_columns(table, p, weight, kept)
     X[:, : len(cols)] = np.array(cols).T  # column_stack reshapes each column in Python
-    X[:, len(cols): len(cols) + len(_CARRIED_COLS)] = table.X[:, _CARRIED_COLS]
-    if table.site_pages:  # otherwise NaN: no other page of the site was seen
-        X[:, -2] = table.recurrence
-        X[:, -1] = np.log1p(table.site_pages)
-    else:
-        X[:, -2:] = np.nan
+    X[:, len(cols):] = table.X[:, _CARRIED_COLS]
     return X

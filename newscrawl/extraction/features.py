@@ -24,7 +24,7 @@ from lxml import etree
 from .clean import HIDDEN_STYLE
 from .metadata import Metadata
 
-FEATURE_VERSION = 6
+FEATURE_VERSION = 7
 
 # Tags that survive cleaning, each with its own code; anything else is "other" (0).
 TAGS = (
@@ -158,7 +158,9 @@ def _names() -> tuple[str, ...]:
             "after_title", "title_offset", "duplicates", "chars_rel_max", "cont_rel_max")
     # Filled by the model's own word table (``pathwords``), not by ``node_features``.
     learned = ("path_words",)
-    return text + struct + dens + neigh + groups + page + learned
+    # Filled by ``site`` from the site's other pages; NaN on a page read alone.
+    site = ("site_recurrence", "site_pages")
+    return text + struct + dens + neigh + groups + page + learned + site
 
 
 FEATURE_NAMES: tuple[str, ...] = _names()
@@ -194,11 +196,6 @@ class NodeTable:
     """Per node, an int64 naming its text up to case and whitespace (Python's string hash,
     salted per process: keys compare within one process only); ``site`` matches them across
     a site's pages."""
-    recurrence: np.ndarray | None = None
-    """Per node, the share of the site's other pages seen that hold its text (``site``);
-    None when nobody looked."""
-    site_pages: int = 0
-    """How many other pages of the site ``recurrence`` was taken over."""
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -461,6 +458,7 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     n = len(texts)
     n_el = len(tag_code)
     X = np.zeros((n, len(FEATURE_NAMES)), dtype=np.float32)
+    X[:, _COL["site_recurrence"]: _COL["site_pages"] + 1] = np.nan  # until ``site`` fills them
     if n == 0:
         empty = np.zeros(0, dtype=np.int64)
         return NodeTable(texts, X, empty, empty, empty, empty, empty, empty, empty, [], empty)

@@ -3,9 +3,10 @@ template (method 3 of the design: a block on 20 % or more of a site's pages is b
 
 The model is not told to drop recurring text: a recurring node is content on WCXB 7.5 % of the
 time (the site's standard shipping terms in a product's description, a docs page's shared
-preamble). The share of the site's other pages that hold a node's text is one more column of
-the context stage, which learns how far to trust it; a page with no other page of its site
-seen gets no value (NaN), as a single page always did.
+preamble). The share of the site's other pages that hold a node's text, and how many pages
+that share was taken over, are two feature columns (``site_recurrence``, ``site_pages``) that
+both stages read and learn how far to trust; a page with no other page of its site seen
+keeps them NaN, as every page read alone does.
 
 A node's key is its text up to case and whitespace (``NodeTable.text_keys``, from the
 normalised text the features already make). Two ways to fill the column, so a crawl and
@@ -23,7 +24,10 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from .features import NodeTable
+from .features import FEATURE_NAMES, NodeTable
+
+_SHARE = FEATURE_NAMES.index("site_recurrence")
+_PAGES = FEATURE_NAMES.index("site_pages")
 
 
 def site_of(url: str | None) -> str | None:
@@ -45,18 +49,28 @@ def recurrence(keys: np.ndarray, others: Sequence[np.ndarray]) -> np.ndarray:
     return (found / len(others)).astype(np.float32)
 
 
+def _fill(table: NodeTable, keys: np.ndarray, others: Sequence[np.ndarray]) -> None:
+    if others:
+        table.X[:, _SHARE] = recurrence(keys, others)
+        table.X[:, _PAGES] = np.log1p(len(others))
+
+
+def sample_size(table: NodeTable) -> int:
+    """How many other pages of its site a page was read against (0: read alone)."""
+    pages = table.X[:1, _PAGES]
+    return int(round(float(np.expm1(pages[0])))) if len(pages) and np.isfinite(pages[0]) else 0
+
+
 def site_recurrence(tables: Sequence[NodeTable], sites: Sequence[str | None]) -> None:
-    """Fill each table's recurrence from every other table of its site (a labelled set, where
-    each page's site sample is the rest of the set)."""
+    """Fill each table's site columns from every other table of its site (a labelled set,
+    where each page's site sample is the rest of the set)."""
     keys = [t.text_keys for t in tables]
     unique = [np.unique(k) for k in keys]
     members: dict[str | None, list[int]] = {}
     for i, site in enumerate(sites):
         members.setdefault(site, []).append(i)
     for i, (table, site) in enumerate(zip(tables, sites, strict=True)):
-        others = [unique[j] for j in members[site] if j != i] if site is not None else []
-        table.recurrence = recurrence(keys[i], others)
-        table.site_pages = len(others)
+        _fill(table, keys[i], [unique[j] for j in members[site] if j != i] if site else [])
 
 
 class SiteMemory:
@@ -87,14 +101,13 @@ class SiteMemory:
             return len(self._sites.get(site, ())) if site else 0
 
     def observe(self, table: NodeTable, url: str | None) -> None:
-        """Fill ``table``'s recurrence from the site's earlier pages, then remember this one."""
+        """Fill ``table``'s site columns from the site's earlier pages, then remember this one."""
         site = site_of(url)
         keys = table.text_keys
         with self._lock:
             window = self._sites.get(site) if site else None
             others = [k for u, k in window if u != url] if window else []
-            table.recurrence = recurrence(keys, others)
-            table.site_pages = len(others)
+            _fill(table, keys, others)
             if site is None:
                 return
             if window is None:
