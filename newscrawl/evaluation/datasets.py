@@ -12,9 +12,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from lxml import html as lxml_html
+
+from ..extraction.site import site_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,8 +33,8 @@ class Page:
 
     @property
     def domain(self) -> str:
-        host = urlsplit(self.url or "").hostname or self.page_id
-        return host.removeprefix("www.")
+        """The page's site, as a crawl's ``SiteMemory`` names it: folds and samples agree."""
+        return site_of(self.url) or self.page_id
 
 
 def _wcxb(root: Path, limit: int | None) -> Iterator[Page]:

@@ -196,12 +196,12 @@ def cross_validate(data_dir: str, folds: int = 5, limit: int | None = None,
             record("xgboost", oof.stage2, raw, seconds)
             result["models"]["xgboost"]["respelled"] = respelled_scores(
                 ds, oof.copies_stage2, per_page["xgboost"])
+            with_site = [sample_size(lp.table) > 0 for lp in ds.pages]
             result["models"]["xgboost"]["site_sample"] = {
-                label: page_summary([score for lp, score in zip(ds.pages, per_page["xgboost"],
-                                                                strict=True)
-                                     if (sample_size(lp.table) > 0) == with_site]
-                             ).get("all", {})
-                for label, with_site in (("with", True), ("alone", False))}
+                label: page_summary([score for score, w in zip(per_page["xgboost"], with_site,
+                                                               strict=True) if w == want]
+                                    ).get("all", {})
+                for label, want in (("with", True), ("alone", False))}
             record("xgb_stage1", oof.stage1, raw, sum(oof.fold_seconds))
             record("xgb_smoothed", oof.stage1, smoothed, sum(oof.fold_seconds))
             seed_f1 = [result["models"]["xgboost"]["page"]["all"]["f1"]]

@@ -119,4 +119,4 @@ class SiteMemory:
                 if len(others) < len(window):  # seen before: this fetch replaces it
                     window = self._sites[site] = deque(
                         ((u, k) for u, k in window if u != url), maxlen=self.max_pages)
-            window.append((url or "", np.unique(keys)))
+            window.append((url, np.unique(keys)))
