@@ -188,7 +188,7 @@ def model_card(args: argparse.Namespace, ds, stage1, stage2, words, scores: dict
         f"- Each page also respelled in ideographs without spaces ({len(ds.copies.tables)} "
         "copies; `newscrawl/training/respell.py`): same nodes, same labels, in their "
         "originals' folds, so the model does not lean on spaces and capitals.",
-        "- Rows weighted by log length, each page given equal mass (`row_weights`).",
+        "- Rows weighted by log length, a page's mass growing as √nodes (`row_weights`).",
         "",
         "## Parameters",
         "",

@@ -30,8 +30,11 @@ are one site's names, which say nothing about the next site."""
 
 
 def row_weights(X: np.ndarray, page_of_row: np.ndarray) -> np.ndarray:
-    """Weight nodes by their length (page F1 counts words) and give each page equal mass,
-    so a few pages with thousands of nodes do not outvote the rest."""
+    """Weight nodes by their log length (page F1 counts words) and give a page a mass growing
+    as the square root of its nodes, so a few pages with thousands of nodes do not outvote
+    the rest. Weights as page F1 itself weighs nodes (each node its share of the page's
+    characters, every page the same mass) gain on WCXB and lose on every set never trained
+    on: docs/extraction.md, "Row weights"."""
     w = np.log1p(node_chars(X)) + 0.5
     page_total = np.bincount(page_of_row, weights=w)
     page_rows = np.bincount(page_of_row)
