@@ -22,7 +22,8 @@ _MAX_WORDS = 6
 # "By" in the languages we crawl, at the start of a byline. Words that also open surnames
 # ("De Luca", "Da Silva", "Von Trier") count only before a colon or two more words.
 _BY = re.compile(
-    r"^\s*(?:(?:written|posted|published|submitted|reported|text|words|story|photos?)\s+)?"
+    r"^\s*(?:(?:written|posted|published|submitted|reported|text|words|story|photos?"
+    r"|(?:(?:view|see)\s+all\s+|more\s+)?(?:articles|posts|stories))\s+)?"
     r"(?:by|from|przez|от|автор|tekst|texte|texto|testo|"
     r"author|autor|auteur|autore|auteurs|authors|écrit par|escrito por|scritto da|"
     r"geschrieben von|(?:von|par|por|di|da|de|door|av|af)(?=\s*[:：]|\s+\S+\s+\S))\b\s*[:：]?\s*"

@@ -77,6 +77,11 @@ _BYLINE = etree.XPath(
     " or contains(@id,'byline') or contains(@class,'writer')][not(self::meta)"
     " and not(self::link) and not(self::script) and not(self::style)]"
 )
+_AUTHOR_PAGE = re.compile(
+    r"/(?:authors?|writers?|contributors?|columnists?|reporters?)/[^/?#]+/?(?:[?#]|$)"
+    r"|[?&_]author=[^&#]", re.I)
+"""A link to a writer's page ("/author/jane-doe/", "/articles/authors/jane-doe",
+"?_author=Jane%20Doe"): a byline that themes mark by its target, not by a class."""
 _ITEMPROP_NAME = etree.XPath(".//*[@itemprop='name']")
 _TEXT_CONTENT = etree.XPath("string()")
 """An element's text, descendants included: what lxml.html's ``text_content()`` runs."""
@@ -880,11 +885,22 @@ def _byline_texts(el: etree._Element) -> list[str]:
 
 
 def _in_comments(el: etree._Element) -> bool:
+    """Whether a byline candidate sits among comments or in page furniture. An ``<aside>``
+    holds other articles' bylines (a sidebar of stories), except a ``rel="author"`` link: a
+    page names its own writer so, and some lay the byline beside the text in an ``<aside>``
+    (The Guardian's article meta column)."""
+    furniture = ("footer", "nav", "head") if _is_rel_author(el) else ("footer", "aside", "nav",
+                                                                      "head")
     for a in el.iterancestors():
         cls = (a.get("class") or "") + " " + (a.get("id") or "")
-        if "comment" in cls.lower() or a.tag in ("footer", "aside", "nav", "head"):
+        if "comment" in cls.lower() or a.tag in furniture:
             return True
     return False
+
+
+def _is_rel_author(el: etree._Element) -> bool:
+    rel = el.get("rel")
+    return rel is not None and "author" in rel.lower().split()
 
 
 def _is_byline(el: etree._Element) -> bool:
@@ -893,9 +909,12 @@ def _is_byline(el: etree._Element) -> bool:
     tag = el.tag
     if tag in _BYLINE_SKIP or not isinstance(tag, str):
         return False
-    rel = el.get("rel")
-    if rel is not None and rel.lower() == "author":
+    if _is_rel_author(el):
         return True
+    if tag == "a":
+        href = el.get("href")
+        if href is not None and _AUTHOR_PAGE.search(href):
+            return True
     prop = el.get("itemprop")
     if prop is not None and prop.lower() == "author":
         return True
