@@ -201,28 +201,24 @@ def test_dom_byline_next_to_the_headline_not_the_one_in_comments():
     assert meta(page(body=body)).authors == ("Mia Wong", "Tom Hill")
 
 
-def test_link_to_a_writer_page_is_a_byline_without_a_class():
-    body = ('<h1>Headline here</h1><div class="flex"><span>by </span><p class="mr-4">'
-            '<a href="/articles/authors/shannon-grilli">Shannon Grilli</a></p></div><p>Text</p>')
-    assert meta(page(body=body)).authors == ("Shannon Grilli",)
-    body = ('<h1>Headline here</h1><div><a href="https://news.example/author/ray/">View all posts'
-            ' by Ray Ansari</a></div><p>Text</p>')
-    assert meta(page(body=body)).authors == ("Ray Ansari",)
+@pytest.mark.parametrize("body, authors", [
+    # a link to a writer's page, with no class to say so
+    ('<div class="flex"><span>by </span><p class="mr-4">'
+     '<a href="/articles/authors/shannon-grilli">Shannon Grilli</a></p></div>',
+     ("Shannon Grilli",)),
+    ('<div><a href="https://news.example/author/ray/">View all posts by Ray Ansari</a></div>',
+     ("Ray Ansari",)),
     # a product's or a team's pages are not a writer's
-    body = ('<h1>Headline here</h1><a href="/people/free-demo.html">Request Demo</a>'
-            '<a href="/team/">Our Team</a><p>Text</p>')
-    assert meta(page(body=body)).authors == ()
-
-
-def test_rel_author_in_an_aside_beside_the_text_but_not_a_sidebar_story():
-    # The Guardian lays its byline in an <aside> meta column next to the text.
-    body = ('<h1>Five of the best books</h1><aside><address><div><a rel="author" '
-            'href="/profile/adam-roberts">Adam Roberts</a></div></address></aside><p>Text</p>')
-    assert meta(page(body=body)).authors == ("Adam Roberts",)
-    # an author box of another story in a sidebar is not the page's byline
-    body = ('<h1>Five of the best books</h1><aside><div class="author">Side Writer</div>'
-            '</aside><p>Text</p>')
-    assert meta(page(body=body)).authors == ()
+    ('<a href="/people/free-demo.html">Request Demo</a><a href="/team/">Our Team</a>', ()),
+    # The Guardian sets its rel=author byline in an <aside> meta column beside the text ...
+    ('<aside><address><div><a rel="author" href="/profile/adam-roberts">Adam Roberts</a></div>'
+     '</address></aside>', ("Adam Roberts",)),
+    # ... but an author box in a sidebar belongs to another story
+    ('<aside><div class="author">Side Writer</div></aside>', ()),
+])
+def test_bylines_by_link_target_and_beside_the_text(body: str, authors: tuple) -> None:
+    markup = page(body=f"<h1>Five of the best books</h1>{body}<p>Text</p>")
+    assert meta(markup).authors == authors
 
 
 def test_labelled_author_box_at_the_end_of_the_article():
