@@ -428,6 +428,10 @@ def test_double_escaped_title_is_unescaped():
     ("Jane Doe - Senior Editor", ("Jane Doe",)),
     ("Jane Doe @janedoe jane@example.com", ("Jane Doe",)),
     ("By Jane Doe on March 5, 2024", ("Jane Doe",)),
+    # the text of a link to a writer's page
+    ("Articles by Jane Doe", ("Jane Doe",)),
+    ("View all posts by Ray Ansari", ("Ray Ansari",)),
+    ("More stories by Ann Lee", ("Ann Lee",)),
     ("Medically reviewed by Dr. Who", ()),
     ("Maria &amp; Katerina", ("Maria", "Katerina")),
     ("admin", ()),
