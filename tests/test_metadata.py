@@ -203,7 +203,7 @@ def test_dom_byline_next_to_the_headline_not_the_one_in_comments():
 
 @pytest.mark.parametrize("body, authors", [
     # a link to a writer's page, with no class to say so
-    ('<div class="flex"><span>by </span><p class="mr-4">'
+    ('<div class="flex"><p class="mr-4">'
      '<a href="/articles/authors/shannon-grilli">Shannon Grilli</a></p></div>',
      ("Shannon Grilli",)),
     ('<div><a href="https://news.example/author/ray/">View all posts by Ray Ansari</a></div>',
