@@ -884,18 +884,16 @@ def _byline_texts(el: etree._Element) -> list[str]:
     return [t for t in strings[:4] if len(t) <= _MAX_BYLINE_TEXT]
 
 
-_FURNITURE = ("aside", "footer", "nav", "head")
-
-
 def _in_comments(el: etree._Element) -> bool:
     """Whether a byline candidate sits among comments or in page furniture. An ``<aside>``
     holds other articles' bylines (a sidebar of stories), except a ``rel="author"`` link: a
     page names its own writer so, and some lay the byline beside the text in an ``<aside>``
     (The Guardian's article meta column)."""
-    furniture = _FURNITURE[1:] if _is_rel_author(el) else _FURNITURE
+    aside_is_furniture = not _is_rel_author(el)
     for a in el.iterancestors():
         cls = (a.get("class") or "") + " " + (a.get("id") or "")
-        if "comment" in cls.lower() or a.tag in furniture:
+        if ("comment" in cls.lower() or a.tag in ("footer", "nav", "head")
+                or (a.tag == "aside" and aside_is_furniture)):
             return True
     return False
 
