@@ -117,6 +117,16 @@ def test_hidden_elements_are_kept_and_marked_for_the_model() -> None:
     assert row(table, "No.")["anc_hidden"] == 0
 
 
+def test_only_markup_hides_class_words_do_not() -> None:
+    # "hidden-xs" hides a box on phones only, "hide-on-print" on paper: a reader sees both.
+    table = table_of("<html><body><div class='hidden-xs'><p>Seen on a desktop.</p></div>"
+                     "<div class='hide-on-print sr'><p>Seen on screen.</p></div>"
+                     "<div hidden><p>Unseen.</p></div></body></html>")
+    assert row(table, "desktop")["anc_hidden"] == 30
+    assert row(table, "screen")["anc_hidden"] == 30
+    assert row(table, "Unseen")["anc_hidden"] == 1
+
+
 def test_hidden_inline_text_is_dropped_not_glued_into_the_visible_text() -> None:
     # Unwrapped, a hidden span's text would join the paragraph around it and lose its mark.
     table = table_of(
