@@ -1,8 +1,9 @@
 """The class and id words on a text node's path, weighed by a linear model trained with stage 1.
 
 ``features.CLASS_GROUPS`` names the words publishers commonly give their boxes (nav, footer,
-related ...), as 29 distances. Sites use many more, and most lean one way: "entry-summary",
-"woocommerce-tabs", "pdp-shipping", "wp-caption", "toc". A logistic regression over every word
+related ...), read as distances beside those of semantic tags and hidden markup. Sites use
+many more, and most lean one way: "entry-summary", "woocommerce-tabs", "pdp-shipping",
+"wp-caption", "toc". A logistic regression over every word
 seen on three or more training domains, by how far up the path it sits, turns them into one
 column of stage 1 (``path_words``), which the trees weigh against the rest.
 
