@@ -16,7 +16,7 @@ from newscrawl.extraction.context import CONTEXT_NAMES
 from newscrawl.extraction.extractor import DEFAULT_MODEL, page_nodes
 from newscrawl.extraction.features import FEATURE_NAMES, FEATURE_VERSION
 from newscrawl.extraction.model import ModelMismatch, NodeModel
-from newscrawl.training.fit import NodeClassifier
+from newscrawl.training.fit import MEMBERS, NodeClassifier
 
 PAGE = (b"<html><head><title>Harbour wall finished</title></head><body>"
         b"<nav><a href='/'>Home</a> <a href='/news'>News</a></nav>"
@@ -35,14 +35,19 @@ def _fit(names: tuple[str, ...], rows: int = 200, seed: int = 0) -> NodeClassifi
 
 
 def test_shipped_model_stores_the_codes_feature_lists() -> None:
-    """Both stage files carry the exact ordered columns and version this code computes."""
-    stage1 = xgb.Booster(model_file=str(DEFAULT_MODEL))
-    assert tuple(stage1.feature_names) == FEATURE_NAMES
-    assert stage1.attr("newscrawl_feature_version") == str(FEATURE_VERSION)
-    companion = DEFAULT_MODEL.parent / stage1.attr("newscrawl_context_model")
-    stage2 = xgb.Booster(model_file=str(companion))
-    assert tuple(stage2.feature_names) == CONTEXT_NAMES
-    assert stage2.attr("newscrawl_feature_version") == str(FEATURE_VERSION)
+    """Every stage file of every member carries the exact ordered columns and version this
+    code computes."""
+    first = xgb.Booster(model_file=str(DEFAULT_MODEL))
+    others = first.attr("newscrawl_members").split(",")
+    assert len(others) == MEMBERS - 1
+    for name in (DEFAULT_MODEL.name, *others):
+        stage1 = xgb.Booster(model_file=str(DEFAULT_MODEL.parent / name))
+        assert tuple(stage1.feature_names) == FEATURE_NAMES
+        assert stage1.attr("newscrawl_feature_version") == str(FEATURE_VERSION)
+        companion = DEFAULT_MODEL.parent / stage1.attr("newscrawl_context_model")
+        stage2 = xgb.Booster(model_file=str(companion))
+        assert tuple(stage2.feature_names) == CONTEXT_NAMES
+        assert stage2.attr("newscrawl_feature_version") == str(FEATURE_VERSION)
 
 
 def test_shipped_model_is_xgboost_format_within_budget() -> None:
@@ -116,12 +121,37 @@ def test_saved_two_stage_model_predicts_what_was_trained(tmp_path: Path) -> None
     assert model.trees == 10
 
 
+def test_a_model_of_two_members_predicts_their_mean(tmp_path: Path) -> None:
+    """The first stage-1 file names the other member; each member keeps its own stage 2."""
+    pipelines = [(_fit(FEATURE_NAMES, seed=1), _fit(CONTEXT_NAMES, seed=2)),
+                 (_fit(FEATURE_NAMES, seed=3), _fit(CONTEXT_NAMES, seed=4))]
+    words = no_words(tmp_path / "m.ubj")
+    for k, (stage1, stage2) in enumerate(pipelines):
+        stem = "m" if k == 0 else f"m.{k}"
+        stage2.save(str(tmp_path / f"{stem}.context.ubj"))
+        first = {"newscrawl_path_words": words, "newscrawl_members": "m.1.ubj"} if k == 0 else {}
+        stage1.save(str(tmp_path / f"{stem}.ubj"), newscrawl_context_model=f"{stem}.context.ubj",
+                    **first)
+    table = page_nodes(PAGE, "http://example.test/a").table
+    model = NodeModel.load(tmp_path / "m.ubj")
+    from newscrawl.extraction.context import context_features
+
+    each = [stage2.predict_proba(context_features(table, stage1.predict_proba(table.X)))
+            for stage1, stage2 in pipelines]
+    assert not np.allclose(each[0], each[1])
+    np.testing.assert_allclose(model.predict(table), (each[0] + each[1]) / 2, rtol=1e-6)
+    assert model.trees == 20
+    (tmp_path / "m.1.context.ubj").unlink()
+    with pytest.raises(FileNotFoundError, match="m.1.context.ubj"):
+        NodeModel.load(tmp_path / "m.ubj")
+
+
 def test_direct_dense_predict_equals_inplace_predict() -> None:
     """The C-call path gives inplace_predict's exact floats, NaNs and odd layouts included."""
     from newscrawl.extraction.model import dense_predictor
 
     model = NodeModel.load(DEFAULT_MODEL)
-    for booster in (model.booster, model.context):
+    for booster in (b for member in model.members for b in member):
         predict = dense_predictor(booster)
         assert predict.__qualname__ != "_inplace.<locals>.predict"  # the fast path is in use
         rng = np.random.default_rng(1)
@@ -132,7 +162,7 @@ def test_direct_dense_predict_equals_inplace_predict() -> None:
             got = predict(data)
             assert got.dtype == expected.dtype and np.array_equal(got, expected)
     with pytest.raises(xgb.core.XGBoostError):
-        dense_predictor(model.booster)(np.zeros((2, 3), dtype=np.float32))
+        dense_predictor(model.members[0][0])(np.zeros((2, 3), dtype=np.float32))
 
 
 def test_direct_dense_predict_is_the_same_from_concurrent_threads() -> None:
@@ -141,7 +171,7 @@ def test_direct_dense_predict_is_the_same_from_concurrent_threads() -> None:
 
     from newscrawl.extraction.model import dense_predictor
 
-    booster = NodeModel.load(DEFAULT_MODEL).booster
+    booster = NodeModel.load(DEFAULT_MODEL).members[0][0]
     predict = dense_predictor(booster)
     rng = np.random.default_rng(2)
     inputs = [rng.random((rows, booster.num_features()), dtype=np.float32)

@@ -41,8 +41,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-trafilatura", action="store_true",
                         help="with --model/--metadata: skip the trafilatura comparison")
     parser.add_argument("--seeds", type=int, default=1,
-                        help="train xgboost with seeds 0..N-1 on the same folds and print each "
-                             "seed's page F1: how far the figure moves by chance (default 1)")
+                        help="train the xgboost model N times with seeds that do not repeat "
+                             "(its pipelines at seeds 0 and 1, then 2 and 3 ...) on the same "
+                             "folds and print each model's page F1: how far the figure moves "
+                             "by chance (default 1)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -136,8 +138,9 @@ def cross_validate(data_dir: str, folds: int = 5, limit: int | None = None,
                    models: list[str] | tuple[str, ...] = MODELS, seeds: int = 1) -> dict:
     """Grouped k-fold CV of the shipped two-stage model and the baselines on the same folds.
 
-    ``xgboost`` is what ships (stage 1 + context stage, expected-F1 decoding); ``xgb_stage1`` is
-    stage 1 alone and ``xgb_smoothed`` stage 1 with container smoothing, so the table shows
+    ``xgboost`` is what ships (the mean of its pipelines, each stage 1 + context stage;
+    expected-F1 decoding); ``xgb_stage1`` is the pipelines' stage 1 alone (their mean) and
+    ``xgb_smoothed`` that with container smoothing, so the table shows
     what each decoding step adds. Logistic regression and the SVM get container smoothing too;
     the density heuristic keeps its one block as it is.
     """
@@ -145,9 +148,10 @@ def cross_validate(data_dir: str, folds: int = 5, limit: int | None = None,
 
     from ..training.dataset import build_dataset
     from ..training.fit import (
-        default_stages,
+        default_members,
         fit_path_words,
-        out_of_fold,
+        member_mean,
+        members_out_of_fold,
         page_rows,
         row_weights,
     )
@@ -190,23 +194,28 @@ def cross_validate(data_dir: str, folds: int = 5, limit: int | None = None,
     for name in models:
         t0 = time.perf_counter()
         if name == "xgboost":
-            stage1, stage2 = default_stages()
-            oof = out_of_fold(ds, splits, stage1, stage2, log=lambda m: print(m, file=sys.stderr))
+            oofs = members_out_of_fold(ds, splits, default_members(),
+                                       log=lambda m: print(m, file=sys.stderr))
             seconds = time.perf_counter() - t0
-            record("xgboost", oof.stage2, raw, seconds)
+            fold_seconds = sum(sum(o.fold_seconds) for o in oofs)
+            record("xgboost", member_mean(oofs, "stage2"), raw, seconds)
             result["models"]["xgboost"]["respelled"] = respelled_scores(
-                ds, oof.copies_stage2, per_page["xgboost"])
+                ds, member_mean(oofs, "copies_stage2"), per_page["xgboost"])
             with_site = [sample_size(lp.table) > 0 for lp in ds.pages]
             result["models"]["xgboost"]["site_sample"] = {
                 label: page_summary([score for score, w in zip(per_page["xgboost"], with_site,
                                                                strict=True) if w == want]
                                     ).get("all", {})
                 for label, want in (("with", True), ("alone", False))}
-            record("xgb_stage1", oof.stage1, raw, sum(oof.fold_seconds))
-            record("xgb_smoothed", oof.stage1, smoothed, sum(oof.fold_seconds))
+            stage1 = member_mean(oofs, "stage1")
+            record("xgb_stage1", stage1, raw, fold_seconds)
+            record("xgb_smoothed", stage1, smoothed, fold_seconds)
+            del oofs
             seed_f1 = [result["models"]["xgboost"]["page"]["all"]["f1"]]
             for seed in range(1, seeds):
-                keep = kept(out_of_fold(ds, splits, *default_stages(seed)).stage2, raw)
+                proba = member_mean(members_out_of_fold(ds, splits, default_members(seed)),
+                                    "stage2")
+                keep = kept(proba, raw)
                 seed_f1.append(page_summary(dataset_page_scores(ds, keep.__getitem__))["all"]["f1"])
             result["models"]["xgboost"]["seed_page_f1"] = seed_f1
             continue
@@ -328,8 +337,8 @@ def format_report(result: dict) -> str:
         if len(m.get("seed_page_f1", ())) > 1:
             f = m["seed_page_f1"]
             lines.append(f"{name}: page F1 by training seed 0..{len(f) - 1}: "
-                         + " ".join(f"{v:.3f}" for v in f)
-                         + f" (mean {statistics.fmean(f):.3f}, the shipped model is seed 0)")
+                         + " ".join(f"{v:.4f}" for v in f)
+                         + f" (mean {statistics.fmean(f):.4f}, the shipped model is seed 0)")
     for name, m in entries.items():
         if "fold_page_f1" in m:
             f = m["fold_page_f1"]

@@ -1,10 +1,11 @@
 """The node classifier: XGBoost boosters whose feature lists are checked when they load.
 
-A shipped model is two files: ``nodes-v1.ubj`` (stage 1, over ``FEATURE_NAMES``) names its
-companion ``nodes-v1.context.ubj`` (stage 2, over ``CONTEXT_NAMES``) in its attributes.
-A stage-1 file with no companion is a complete, single-stage model. The stage-1 file also
-names its word table (``nodes-v1.words.json``, ``pathwords``), which fills the ``path_words``
-column before the trees see a page.
+A pipeline is two files: a stage-1 file (over ``FEATURE_NAMES``) names its companion
+``*.context.ubj`` (stage 2, over ``CONTEXT_NAMES``) in its attributes; a stage-1 file with no
+companion is a complete, single-stage pipeline. The shipped model's first stage-1 file,
+``nodes-v1.ubj``, also names the model's other members (``nodes-v1.1.ubj``: the same pipeline
+trained with another seed) and its word table (``nodes-v1.words.json``, ``pathwords``), which
+fills the ``path_words`` column before the trees see a page.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import ctypes
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -29,26 +30,39 @@ class ModelMismatch(ValueError):
     """The model was trained on other features than this code computes."""
 
 
-class NodeModel:
-    """Loaded boosters plus what they need to be used safely: one thread, checked columns."""
+Member = tuple[xgb.Booster, xgb.Booster | None]
+"""One pipeline: a stage-1 booster and its stage-2 (context) booster, if any."""
 
-    def __init__(self, booster: xgb.Booster, words: PathWords,
-                 context: xgb.Booster | None = None, path: Path | None = None):
-        self.booster = booster
+
+class NodeModel:
+    """Loaded boosters plus what they need to be used safely: one thread, checked columns.
+
+    A model is one or more members, each a stage 1 and the stage 2 trained on its output,
+    differing only in their training seed; a page's probabilities are the members' mean.
+    Averaging two such pipelines gained 0.001 of WCXB page F1 at every one of five seed
+    pairs, and lost nothing on the sets never trained on (docs/extraction.md, "Two
+    pipelines"); one pipeline retrained with another seed moves the figure as much.
+    """
+
+    def __init__(self, members: Sequence[Member], words: PathWords, path: Path | None = None):
+        if not members:
+            raise ValueError("a model needs at least one member")
+        self.members = list(members)
         self.words = words
-        self.context = context
         self._set_predictors()
         self.path = path
-        self.name = booster.attr("newscrawl_model_name") or (path.stem if path else "unnamed")
+        first = self.members[0][0]
+        self.name = first.attr("newscrawl_model_name") or (path.stem if path else "unnamed")
 
     def _set_predictors(self) -> None:
-        self._predict1 = dense_predictor(self.booster)
-        self._predict2 = dense_predictor(self.context) if self.context is not None else None
+        self._predictors = [
+            (dense_predictor(stage1), dense_predictor(stage2) if stage2 is not None else None)
+            for stage1, stage2 in self.members]
 
     def __getstate__(self) -> dict:
         """Pickled without the C-call predictors (ctypes pointers); rebuilt on unpickling."""
         state = self.__dict__.copy()
-        del state["_predict1"], state["_predict2"]
+        del state["_predictors"]
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -58,21 +72,21 @@ class NodeModel:
     @classmethod
     def load(cls, path: str | Path) -> NodeModel:
         path = Path(path)
-        booster = _load(path, FEATURE_NAMES)
-        words_file = booster.attr("newscrawl_path_words")
+        first = _load(path, FEATURE_NAMES)
+        words_file = first.attr("newscrawl_path_words")
         if not words_file:
             raise ModelMismatch(f"{path}: names no path-words table for its 'path_words' column")
         words = PathWords.load(path.parent / words_file)
-        context = None
-        companion = booster.attr("newscrawl_context_model")
-        if companion:
-            context = _load(path.parent / companion, CONTEXT_NAMES)
-        return cls(booster, words, context, path)
+        members = [_member(path, first)]
+        for name in filter(None, (first.attr("newscrawl_members") or "").split(",")):
+            members.append(_member(path.parent / name, _load(path.parent / name, FEATURE_NAMES)))
+        return cls(members, words, path)
 
     @property
     def trees(self) -> int:
-        """Trees evaluated per node, both stages: with the node count, the model's bill."""
-        return sum(b.num_boosted_rounds() for b in (self.booster, self.context) if b)
+        """Trees evaluated per node, every stage of every member: with the node count, the
+        model's bill."""
+        return sum(b.num_boosted_rounds() for member in self.members for b in member if b)
 
     def predict(self, table: NodeTable) -> np.ndarray:
         """Probability that each text node of the page is main content (fills the table's
@@ -80,10 +94,18 @@ class NodeModel:
         if len(table) == 0:
             return np.zeros(0, dtype=np.float32)
         table.X[:, _PATH_WORDS] = self.words.score(table)
-        proba = self._predict1(table.X)
-        if self._predict2 is None:
-            return proba
-        return self._predict2(context_features(table, proba))
+        proba = None
+        for predict1, predict2 in self._predictors:
+            p = predict1(table.X)
+            if predict2 is not None:
+                p = predict2(context_features(table, p))
+            proba = p if proba is None else proba + p
+        return proba / len(self._predictors) if len(self._predictors) > 1 else proba
+
+
+def _member(path: Path, stage1: xgb.Booster) -> Member:
+    companion = stage1.attr("newscrawl_context_model")
+    return stage1, _load(path.parent / companion, CONTEXT_NAMES) if companion else None
 
 
 # What ``Booster.inplace_predict(X, validate_features=False)`` sends for a dense float32 matrix.

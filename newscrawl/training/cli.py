@@ -31,9 +31,10 @@ from .dataset import build_dataset
 from .fit import (
     PATH_WORDS_C,
     PATH_WORDS_MIN_DOMAINS,
-    default_stages,
+    default_members,
     fit_path_words,
-    out_of_fold,
+    member_mean,
+    members_out_of_fold,
     page_rows,
     with_copies,
 )
@@ -45,7 +46,8 @@ WCXB_CREDIT = ('M. Foley, "WCXB: A Multi-Type Web Content Extraction Benchmark",
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data", required=True, help="labelled pages (WCXB layout)")
     parser.add_argument("--out", type=Path, default=Path("models/nodes-v1.ubj"),
-                        help="stage-1 model file; stage 2 goes beside it as NAME.context.ubj")
+                        help="the first member's stage-1 file; stage 2 goes beside it as "
+                             "NAME.context.ubj, the other members as NAME.1.ubj ...")
     parser.add_argument("--folds", type=int, default=5,
                         help="grouped folds for the out-of-fold stage-1 predictions (default 5)")
     parser.add_argument("--limit", type=int, default=None, help="first N pages only")
@@ -67,30 +69,36 @@ def run(args: argparse.Namespace) -> int:
                                                         groups=ds.groups))
     log("  path words, out of fold ...")
     words = fit_path_words(ds, splits)
-    stage1, stage2 = default_stages()
-    oof = out_of_fold(ds, splits, stage1, stage2, log)
+    members = default_members()
+    oofs = members_out_of_fold(ds, splits, members, log)
 
     t0 = time.perf_counter()
     y = ds.y > 0.5
-    stage1.fit(*with_copies(ds, ds.X, ds.copies.X))
-    stage2.fit(*with_copies(ds, oof.X_context, oof.X_copies_context))
+    for (stage1, stage2), oof in zip(members, oofs, strict=True):
+        stage1.fit(*with_copies(ds, ds.X, ds.copies.X))
+        stage2.fit(*with_copies(ds, oof.X_context, oof.X_copies_context))
     fit_seconds = time.perf_counter() - t0
     train_seconds = time.perf_counter() - t_start
 
     out: Path = args.out
     out.parent.mkdir(parents=True, exist_ok=True)
-    companion = out.with_name(out.stem + ".context.ubj")
+    files = member_files(out, len(members))
     common = {"newscrawl_model_name": out.stem, "data_sha256": ds.data_sha256,
               "trained_pages": len(ds.pages)}
     words_file = out.with_name(out.stem + ".words.json")
-    stage2.save(str(companion), **common)
     words.save(words_file, **common)
-    stage1.save(str(out), newscrawl_context_model=companion.name,
-                newscrawl_path_words=words_file.name, **common)
-    log(f"wrote {out}, {companion} and {words_file}")
+    for k, ((stage1, stage2), (stage1_file, stage2_file)) in enumerate(
+            zip(members, files, strict=True)):
+        stage2.save(str(stage2_file), **common)
+        first = {"newscrawl_path_words": words_file.name,
+                 "newscrawl_members": ",".join(f.name for f, _ in files[1:])} if k == 0 else {}
+        stage1.save(str(stage1_file), newscrawl_context_model=stage2_file.name, **first,
+                    **common)
+    log(f"wrote {', '.join(str(f) for pair in files for f in pair)} and {words_file}")
 
     rows = page_rows(ds)
-    probas = {"two stages (shipped)": oof.stage2, "stage 1 alone": oof.stage1}
+    probas = {"two stages (shipped)": member_mean(oofs, "stage2"),
+              "stage 1 alone": member_mean(oofs, "stage1")}
     per_page = {
         name: dataset_page_scores(
             ds, lambda i, p=proba: choose_nodes(p[rows[i]], ds.pages[i].table.weights))
@@ -98,20 +106,30 @@ def run(args: argparse.Namespace) -> int:
     }
     scores = {name: {"node": node_prf(proba > 0.5, y), "page": page_summary(per_page[name])}
               for name, proba in probas.items()}
-    respelled = respelled_scores(ds, oof.copies_stage2, per_page["two stages (shipped)"])
+    respelled = respelled_scores(ds, member_mean(oofs, "copies_stage2"),
+                                 per_page["two stages (shipped)"])
     ceiling = page_summary(dataset_page_scores(ds, lambda i: ds.pages[i].y > 0.5))
     checks = []
     for data_dir in args.check:
         log(f"scoring {out} on {data_dir} ...")
         checks.append(score_model(data_dir, out))
 
-    card = model_card(args, ds, stage1, stage2, words, scores, ceiling, respelled, checks, out,
-                      companion, words_file, train_seconds, sum(oof.fold_seconds), fit_seconds)
+    card = model_card(args, ds, members, words, scores, ceiling, respelled, checks, files,
+                      words_file, train_seconds, sum(sum(o.fold_seconds) for o in oofs),
+                      fit_seconds)
     card_path = out.with_suffix(".md")
     card_path.write_text(card, "utf-8")
     log(f"wrote {card_path}")
     print(card)
     return 0
+
+
+def member_files(out: Path, members: int) -> list[tuple[Path, Path]]:
+    """Stage-1 and stage-2 files of each member: ``out`` and ``NAME.context.ubj`` for the
+    first, ``NAME.1.ubj`` and ``NAME.1.context.ubj`` ... for the others."""
+    stems = [out.stem] + [f"{out.stem}.{k}" for k in range(1, members)]
+    return [(out.with_name(stem + out.suffix), out.with_name(stem + ".context.ubj"))
+            for stem in stems]
 
 
 def _sha(path: Path) -> str:
@@ -131,16 +149,19 @@ def _score_table(entries: dict[str, dict], with_node: bool) -> list[str]:
     return lines
 
 
-def model_card(args: argparse.Namespace, ds, stage1, stage2, words, scores: dict,
-               ceiling: dict, respelled: dict, checks: list[dict], out: Path, companion: Path,
-               words_file: Path,
+def model_card(args: argparse.Namespace, ds, members: list, words, scores: dict,
+               ceiling: dict, respelled: dict, checks: list[dict],
+               files: list[tuple[Path, Path]], words_file: Path,
                train_seconds: float, oof_seconds: float, fit_seconds: float) -> str:
+    out = files[0][0]
     command = "newscrawl train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
     lines = [
         f"# Model card: {out.stem}",
         "",
         "Text-node classifier of newscrawl: decides, for every text node of a cleaned page, "
-        "whether it belongs to the main content. Two XGBoost stages: stage 1 over "
+        f"whether it belongs to the main content. {len(members)} pipelines trained alike but "
+        "for their seed, their probabilities averaged; each is two XGBoost stages: stage 1 "
+        "over "
         f"{len(FEATURE_NAMES)} per-node features (among them `path_words`, a logistic "
         "regression over the class and id words on the node's path, and `site_recurrence`, "
         "the share of the site's other pages that hold the node's text: in a crawl the "
@@ -150,16 +171,15 @@ def model_card(args: argparse.Namespace, ds, stage1, stage2, words, scores: dict
         f"{len(CONTEXT_NAMES)} features "
         "of each node's neighbourhood in stage 1's probabilities (reading-order window, "
         "container, parent). The article is the set of nodes that "
-        "maximises the page's expected F1 under stage 2's probabilities (raised to the power "
+        "maximises the page's expected F1 under the averaged probabilities (raised to the power "
         "1.5, a lean toward precision), "
         "never a node under 0.3 (`choose_nodes` in `newscrawl/extraction/assemble.py`).",
         "",
         "## Files",
         "",
-        f"- `{out.name}` — stage 1, XGBoost UBJ, {out.stat().st_size / 1e6:.2f} MB, "
-        f"sha256 `{_sha(out)[:16]}`",
-        f"- `{companion.name}` — stage 2, XGBoost UBJ, {companion.stat().st_size / 1e6:.2f} MB, "
-        f"sha256 `{_sha(companion)[:16]}`",
+        *(f"- `{path.name}` — member {k + 1}, stage {stage}, XGBoost UBJ, "
+          f"{path.stat().st_size / 1e6:.2f} MB, sha256 `{_sha(path)[:16]}`"
+          for k, pair in enumerate(files) for stage, path in enumerate(pair, 1)),
         f"- `{words_file.name}` — the `path_words` regression, JSON, "
         f"{words_file.stat().st_size / 1e6:.2f} MB: {len(words.weights):,} words, a weight per "
         "bucket (the element itself, its parent, grandparent, higher up, anywhere on the "
@@ -175,8 +195,9 @@ def model_card(args: argparse.Namespace, ds, stage1, stage2, words, scores: dict
         "```",
         "",
         f"Took {train_seconds / 60:.1f} min on this machine (2 cores): featurising and "
-        f"labelling {ds.seconds:.0f} s, {args.folds} out-of-fold fits of both stages "
-        f"{oof_seconds:.0f} s, final fits {fit_seconds:.0f} s. xgboost {xgb.__version__}.",
+        f"labelling {ds.seconds:.0f} s, {args.folds} out-of-fold fits of both stages of "
+        f"each member {oof_seconds:.0f} s, final fits {fit_seconds:.0f} s. "
+        f"xgboost {xgb.__version__}.",
         "",
         "## Data",
         "",
@@ -192,8 +213,8 @@ def model_card(args: argparse.Namespace, ds, stage1, stage2, words, scores: dict
         "",
         "## Parameters",
         "",
-        f"- stage 1: `{stage1.describe()}`",
-        f"- stage 2: `{stage2.describe()}`",
+        *(f"- member {k + 1}, stage {stage}: `{clf.describe()}`"
+          for k, pair in enumerate(members) for stage, clf in enumerate(pair, 1)),
         "",
         "## Cross-validated scores",
         "",
