@@ -77,9 +77,9 @@ class NodeModel:
         if not words_file:
             raise ModelMismatch(f"{path}: names no path-words table for its 'path_words' column")
         words = PathWords.load(path.parent / words_file)
-        members = [_member(path, first)]
-        for name in filter(None, (first.attr("newscrawl_members") or "").split(",")):
-            members.append(_member(path.parent / name, _load(path.parent / name, FEATURE_NAMES)))
+        others = filter(None, (first.attr("newscrawl_members") or "").split(","))
+        members = [_member(path.parent, stage1) for stage1 in
+                   (first, *(_load(path.parent / name, FEATURE_NAMES) for name in others))]
         return cls(members, words, path)
 
     @property
@@ -101,9 +101,10 @@ class NodeModel:
         return sum(probas) / len(probas)
 
 
-def _member(path: Path, stage1: xgb.Booster) -> Member:
+def _member(directory: Path, stage1: xgb.Booster) -> Member:
+    """A stage-1 booster with the stage 2 its attributes name, from the same directory."""
     companion = stage1.attr("newscrawl_context_model")
-    return stage1, _load(path.parent / companion, CONTEXT_NAMES) if companion else None
+    return stage1, _load(directory / companion, CONTEXT_NAMES) if companion else None
 
 
 # What ``Booster.inplace_predict(X, validate_features=False)`` sends for a dense float32 matrix.
