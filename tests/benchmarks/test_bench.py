@@ -37,12 +37,16 @@ quarry four hundred kilometres away once the local one was exhausted.</p></artic
 <footer>Copyright 2024</footer></body></html>"""
 
 
+_TYPES = {"0005": "other", "0006": "other"}
+
+
 def _write_wcxb(root: Path, pages: dict[str, bytes]) -> Path:
     (root / "dev" / "html").mkdir(parents=True)
     (root / "dev" / "ground-truth").mkdir()
     for page_id, body in pages.items():
         (root / "dev" / "html" / f"{page_id}.html.gz").write_bytes(gzip.compress(body))
-        label = {"url": f"https://example.org/{page_id}", "ground_truth": {"main_content": ""}}
+        label = {"url": f"https://example.org/{page_id}", "ground_truth": {"main_content": ""},
+                 "_internal": {"page_type": {"primary": _TYPES.get(page_id, "article")}}}
         (root / "dev" / "ground-truth" / f"{page_id}.json").write_text(json.dumps(label))
     return root
 
@@ -79,6 +83,16 @@ def test_bench_json_figures_are_sane(data_dir: Path, capsys: pytest.CaptureFixtu
     assert tf["n"] == 7 and tf["p50"] > 0
     assert report["ratio_p50"] == pytest.approx(total["p50"] / tf["p50"], rel=1e-2)
 
+    kinds = report["by_page_type"]
+    if not os.environ.get("NEWSCRAWL_BENCH_DATA"):
+        assert list(kinds) == ["article", "other"], "most pages first"
+        assert [k["n"] for k in kinds.values()] == [5, 2]
+    assert sum(k["n"] for k in kinds.values()) <= 7
+    for k in kinds.values():
+        assert k["newscrawl_p50"] > 0
+        assert k["ratio_p50"] == pytest.approx(k["newscrawl_p50"] / k["trafilatura_p50"],
+                                                 rel=1e-2, abs=1e-3)  # JSON keeps 3 decimals
+
     meta = report["metadata"]
     assert 0 < meta["share_of_p50"] < 1
     assert report["rss"]["pages"] == 7
@@ -97,4 +111,7 @@ def test_bench_human_lines_carry_n_and_conditions(
     assert first.startswith("newscrawl extract p50 ")
     assert "n=3" in first and "1 thread" in first and "model " in first
     assert "ratio newscrawl/trafilatura p50 " in out
+    assert "by page type" in out
+    assert any(line.strip().startswith("article ") and "n=3" in line
+               for line in out.splitlines())
     assert "peak RSS" not in out
