@@ -183,6 +183,32 @@ def test_direct_dense_predict_is_the_same_from_concurrent_threads() -> None:
                        for got, want in zip(pool.map(predict, inputs), expected, strict=True))
 
 
+def test_direct_dense_predict_keeps_its_booster_alive() -> None:
+    """A caller may keep only the predictor: the booster it calls must outlive the caller's
+    last reference, or XGBoost predicts through a freed handle (a segfault: so the check runs
+    in a child process)."""
+    import subprocess
+    import sys
+
+    code = """
+import gc, numpy as np, xgboost as xgb
+from newscrawl.extraction.model import dense_predictor
+X = np.random.default_rng(0).random((200, 5), dtype=np.float32)
+y = X[:, 0] > 0.5
+def predictor():
+    booster = xgb.train({"objective": "binary:logistic", "nthread": 1},
+                        xgb.DMatrix(X, label=y), 20)
+    return dense_predictor(booster), booster.inplace_predict(X)
+predict, expected = predictor()
+gc.collect()
+others = [xgb.train({"nthread": 1}, xgb.DMatrix(X, label=~y), 5) for _ in range(5)]
+assert np.array_equal(predict(X), expected)
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
 def test_model_pickles_and_predicts_the_same_after() -> None:
     import pickle
 

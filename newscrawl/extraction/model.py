@@ -141,7 +141,6 @@ def dense_predictor(booster: xgb.Booster) -> Callable[[np.ndarray], np.ndarray]:
         from xgboost.core import _LIB, XGBoostError, _ProxyDMatrix, c_bst_ulong
 
         predict_from_dense = _LIB.XGBoosterPredictFromDense
-        handle = booster.handle
         last_error = _LIB.XGBGetLastError
         last_error.restype = ctypes.c_char_p
         per_thread = threading.local()
@@ -158,7 +157,9 @@ def dense_predictor(booster: xgb.Booster) -> Callable[[np.ndarray], np.ndarray]:
             shape = ctypes.POINTER(c_bst_ulong)()
             dims = c_bst_ulong()
             out = ctypes.POINTER(ctypes.c_float)()
-            if predict_from_dense(handle, interface, _PREDICT_CONFIG, proxy.handle,
+            # booster.handle, read per call: the closure must keep the booster alive, or a
+            # caller holding only this function would predict through a freed handle.
+            if predict_from_dense(booster.handle, interface, _PREDICT_CONFIG, proxy.handle,
                                   ctypes.byref(shape), ctypes.byref(dims), ctypes.byref(out)):
                 raise XGBoostError(last_error().decode("utf-8", "replace"))
             # The result buffer belongs to the booster (per thread) and is reused: copy it.
