@@ -75,15 +75,6 @@ def _meta_encoding(body: bytes) -> str | None:
     return resolve_encoding(m.group(1).decode("ascii")) if m else None
 
 
-def declared_encoding(body: bytes, content_type: str | None = None) -> str | None:
-    """The encoding the page or its server declares, resolved to a Python codec name."""
-    bom = read_bom(body[:4])[0]
-    if bom:
-        return resolve_encoding(bom)
-    enc = http_content_type_encoding(content_type) if content_type else None
-    return enc or _meta_encoding(body)
-
-
 def _decodes(body: bytes, encoding: str) -> str | None:
     try:
         return body.decode(encoding)
@@ -189,11 +180,6 @@ def _choose_encoding(body: bytes, content_type: str | None = None
     if guess and (weak_fallback is None or resolve_encoding(guess) not in _WEAK):
         return guess, utf8
     return weak_fallback or header or meta or "utf-8", utf8
-
-
-def choose_encoding(body: bytes, content_type: str | None = None) -> str:
-    """The codec to read ``body`` with (see ``_choose_encoding``)."""
-    return _choose_encoding(body, content_type)[0]
 
 
 def decode(body: bytes | str, content_type: str | None = None) -> tuple[str, str]:

@@ -181,8 +181,6 @@ class NodeTable:
     """float32, one row per text node, columns in ``FEATURE_NAMES`` order."""
     owner: np.ndarray
     """Pre-order index of the element each text node belongs to."""
-    owner_tag: np.ndarray
-    """Tag code (index into ``TAGS``) of that element."""
     container: np.ndarray
     """Pre-order index of the node's nearest block container."""
     parent: np.ndarray
@@ -464,7 +462,7 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     X[:, _COL["site_recurrence"]: _COL["site_pages"] + 1] = np.nan  # until ``site`` fills them
     if n == 0:
         empty = np.zeros(0, dtype=np.int64)
-        return NodeTable(texts, X, empty, empty, empty, empty, empty, empty, empty, [], empty)
+        return NodeTable(texts, X, empty, empty, empty, empty, empty, empty, [], empty)
 
     tag_code_a = np.asarray(tag_code, dtype=np.int64)
     parent_a = np.asarray(parent, dtype=np.int64)
@@ -642,6 +640,6 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     cont_chars = sub_chars[co]
     X[:, col["cont_rel_max"]] = cont_chars / max(cont_chars.max(), 1.0)
 
-    return NodeTable(texts, X, owner_a, tag_code_a[o], co, parent_a, end_a, depth_a,
+    return NodeTable(texts, X, owner_a, co, parent_a, end_a, depth_a,
                      np.asarray(keyed, dtype=np.int64), keys,
                      np.fromiter(map(hash, normed), dtype=np.int64, count=n))
