@@ -72,11 +72,13 @@ _NODES = etree.XPath(
 )
 """Both in one document-ordered union, for the rare page that needs their order."""
 _BYLINE = etree.XPath(
-    "//*[@rel='author' or @itemprop='author' or contains(@class,'byline')"
-    " or contains(@class,'Byline') or contains(@class,'author') or contains(@class,'Author')"
-    " or contains(@id,'byline') or contains(@class,'writer')][not(self::meta)"
+    "(//@class[contains(.,'byline') or contains(.,'Byline') or contains(.,'author')"
+    " or contains(.,'Author') or contains(.,'writer')] | //@id[contains(.,'byline')]"
+    " | //@rel[.='author'] | //@itemprop[.='author'])/parent::*[not(self::meta)"
     " and not(self::link) and not(self::script) and not(self::style)]"
 )
+"""Byline boxes, in document order. Read along the attribute axis, as ``_ITEMPROP``: testing
+the predicates on every element took twice as long (1.1 against 2.2 ms on a WCXB page)."""
 _AUTHOR_PAGE = re.compile(
     r"/(?:authors?|writers?|contributors?|columnists?|reporters?)/[^/?#]+/?(?:[?#]|$)"
     r"|[?&_]author=[^&#]", re.I)
