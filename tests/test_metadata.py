@@ -1179,3 +1179,16 @@ def test_texts_below_headline_match_xpath_reading(blank_runs: int) -> None:
     assert len(strings) == 400
     assert strings[:5] == [" tail of h1 ", "one ", "two", " three", "\u00a0"]
     assert strings == [str(t) for t in _FOLLOWING_TEXTS(h1, n=400)]
+
+
+def test_a_page_without_headline_is_read_for_a_date_only_near_its_top() -> None:
+    """On a page without a headline the labelled-date search reads the body's first ~400
+    texts, as it reads the ~400 below a headline: a "Posted on" line far down a long page
+    (an archive's last entry, a footer) is not the page's date."""
+    def page(filler: int) -> bytes:
+        rows = "".join(f"<div><span>Row {i} of the table</span></div>" for i in range(filler))
+        return (f"<html><body>{rows}<p>Posted on April 13, 2023</p>"
+                "<p>Some closing words of the post.</p></body></html>").encode()
+
+    assert extract_metadata(parse(page(5).decode()), None).published == "2023-04-13"
+    assert extract_metadata(parse(page(450).decode()), None).published is None

@@ -108,9 +108,11 @@ _CJK_CHAR = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 _FOLLOWING_TEXTS = etree.XPath("following::text()[normalize-space()][position() <= $n]")
 _FOLLOWING_ALL = etree.XPath("following::text()", smart_strings=False)
 _XPATH_SPACE = " \t\r\n"
-_BODY_STRINGS = etree.XPath("//body//text()[normalize-space()][position() <= $n]",
+# Parenthesised, so the position counts over the whole body: "//body//text()[...][position()
+# <= $n]" counts per parent element, which let every text of a long page through.
+_BODY_STRINGS = etree.XPath("(//body//text()[normalize-space()])[position() <= $n]",
                             smart_strings=False)
-_BODY_TEXTS = etree.XPath("//body//text()[normalize-space()][position() <= $n]")
+_BODY_TEXTS = etree.XPath("(//body//text()[normalize-space()])[position() <= $n]")
 _DATE_LABEL = re.compile(r"(?i)\b(?:posted|published|updated|written|post (?:time|date)"
                          r"|date posted)\b|publié|veröffentlicht|publicado|pubblicato"
                          r"|gepubliceerd|publicerad|opublikowano|опубликовано|yayınlan"
