@@ -121,8 +121,12 @@ def test_saved_two_stage_model_predicts_what_was_trained(tmp_path: Path) -> None
     assert model.trees == 10
 
 
-def test_a_model_of_two_members_predicts_their_mean(tmp_path: Path) -> None:
-    """The first stage-1 file names the other member; each member keeps its own stage 2."""
+def test_a_model_of_two_members_predicts_their_mean_where_the_first_is_unsure(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first stage-1 file names the other member; each member keeps its own stage 2. A page
+    the first member is sure of (``page_doubt`` at most ``SURE_PAGE``) is its alone."""
+    from newscrawl.extraction import model as model_module
+
     pipelines = [(_fit(FEATURE_NAMES, seed=1), _fit(CONTEXT_NAMES, seed=2)),
                  (_fit(FEATURE_NAMES, seed=3), _fit(CONTEXT_NAMES, seed=4))]
     words = no_words(tmp_path / "m.ubj")
@@ -139,7 +143,12 @@ def test_a_model_of_two_members_predicts_their_mean(tmp_path: Path) -> None:
     each = [stage2.predict_proba(context_features(table, stage1.predict_proba(table.X)))
             for stage1, stage2 in pipelines]
     assert not np.allclose(each[0], each[1])
+    doubt = model_module.page_doubt(each[0], table.weights)
+    assert 0 < doubt < 0.5
+    monkeypatch.setattr(model_module, "SURE_PAGE", doubt * 0.99)
     np.testing.assert_allclose(model.predict(table), (each[0] + each[1]) / 2, rtol=1e-6)
+    monkeypatch.setattr(model_module, "SURE_PAGE", doubt)
+    np.testing.assert_allclose(model.predict(table), each[0], rtol=1e-6)
     assert model.trees == 20
     (tmp_path / "m.1.context.ubj").unlink()
     with pytest.raises(FileNotFoundError, match="m.1.context.ubj"):
@@ -266,3 +275,25 @@ def test_context_group_stats_equal_a_loop_over_groups() -> None:
         assert np.allclose(mean[at], np.average(values[at], weights=weights[at]))
         assert (mx[at] == values[at].max()).all() and (mn[at] == values[at].min()).all()
         assert (count[at] == at.sum()).all()
+
+
+def test_training_scores_the_members_as_the_model_combines_them() -> None:
+    """``member_mean`` applies ``NodeModel.predict``'s rule page by page: the CV figures are
+    the shipped model's, not those of a plain mean it does not compute."""
+    from types import SimpleNamespace
+
+    from newscrawl.extraction.model import SURE_PAGE
+    from newscrawl.training.fit import member_mean
+
+    table = page_nodes(PAGE, "http://example.test/a").table
+    n = len(table)
+    sure = np.where(np.arange(n) % 2 == 0, 0.99, 0.01)  # doubt 0.01
+    unsure = np.full(n, 0.45)  # doubt 0.45
+    assert 0.01 < SURE_PAGE < 0.45
+    first = SimpleNamespace(stage2=np.concatenate((sure, unsure)))
+    second = SimpleNamespace(stage2=np.concatenate((1 - sure, np.full(n, 0.75))))
+    got = member_mean([first, second], "stage2", [table, table])
+    np.testing.assert_array_equal(got[:n], sure)
+    np.testing.assert_allclose(got[n:], 0.6)
+    np.testing.assert_array_equal(member_mean([first], "stage2", [table, table]),
+                                  first.stage2)

@@ -165,6 +165,7 @@ def cross_validate(data_dir: str, folds: int = 5, limit: int | None = None,
     result["label_ceiling"] = page_summary(
         dataset_page_scores(ds, lambda i: ds.pages[i].y > 0.5))
     rows = page_rows(ds)
+    tables = [lp.table for lp in ds.pages]
     textless = [(pg.page_type, *bag_prf("", pg.text or "", pg.script)) for pg in ds.textless]
     result["textless_pages"] = len(textless)
 
@@ -198,23 +199,23 @@ def cross_validate(data_dir: str, folds: int = 5, limit: int | None = None,
                                        log=lambda m: print(m, file=sys.stderr))
             seconds = time.perf_counter() - t0
             fold_seconds = sum(sum(o.fold_seconds) for o in oofs)
-            record("xgboost", member_mean(oofs, "stage2"), raw, seconds)
+            record("xgboost", member_mean(oofs, "stage2", tables), raw, seconds)
             result["models"]["xgboost"]["respelled"] = respelled_scores(
-                ds, member_mean(oofs, "copies_stage2"), per_page["xgboost"])
+                ds, member_mean(oofs, "copies_stage2", ds.copies.tables), per_page["xgboost"])
             with_site = [sample_size(lp.table) > 0 for lp in ds.pages]
             result["models"]["xgboost"]["site_sample"] = {
                 label: page_summary([score for score, w in zip(per_page["xgboost"], with_site,
                                                                strict=True) if w == want]
                                     ).get("all", {})
                 for label, want in (("with", True), ("alone", False))}
-            stage1 = member_mean(oofs, "stage1")
+            stage1 = member_mean(oofs, "stage1", tables)
             record("xgb_stage1", stage1, raw, fold_seconds)
             record("xgb_smoothed", stage1, smoothed, fold_seconds)
             del oofs
             seed_f1 = [result["models"]["xgboost"]["page"]["all"]["f1"]]
             for seed in range(1, seeds):
                 proba = member_mean(members_out_of_fold(ds, splits, default_members(seed)),
-                                    "stage2")
+                                    "stage2", tables)
                 keep = kept(proba, raw)
                 seed_f1.append(page_summary(dataset_page_scores(ds, keep.__getitem__))["all"]["f1"])
             result["models"]["xgboost"]["seed_page_f1"] = seed_f1

@@ -33,15 +33,29 @@ class ModelMismatch(ValueError):
 Member = tuple[xgb.Booster, xgb.Booster | None]
 """One pipeline: a stage-1 booster and its stage-2 (context) booster, if any."""
 
+SURE_PAGE = 0.08
+"""A page on which the first member's expected error per character (``page_doubt``) is at most
+this is decided by the first member alone; the others run only on the pages it is unsure of.
+On WCXB, out of fold, that is half the pages and three articles in four, and the five seed
+pairs score what averaging every page scored (mean 0.8805 both): where the first member is
+sure, the second agrees with it (docs/extraction.md, "Article pages")."""
+
+
+def page_doubt(proba: np.ndarray, weights: np.ndarray) -> float:
+    """The expected share of a page's characters on the wrong side of 0.5: the mean of
+    min(p, 1 − p), weighted as page F1 weighs nodes."""
+    return float(np.dot(weights, np.minimum(proba, 1.0 - proba)) / weights.sum())
+
 
 class NodeModel:
     """Loaded boosters plus what they need to be used safely: one thread, checked columns.
 
     A model is one or more members, each a stage 1 and the stage 2 trained on its output,
-    differing only in their training seed; a page's probabilities are the members' mean.
-    One pipeline's score moves with its seed as much as most feature changes do; the mean of
-    two gained 0.001 of WCXB page F1 at every one of five seed pairs and lost nothing on the
-    sets never trained on (docs/extraction.md, "Two pipelines").
+    differing only in their training seed; a page's probabilities are the members' mean, or
+    the first member's alone on a page it is sure of (``SURE_PAGE``). One pipeline's score
+    moves with its seed as much as most feature changes do; the mean of two gained 0.001 of
+    WCXB page F1 at every one of five seed pairs and lost nothing on the sets never trained
+    on (docs/extraction.md, "Two pipelines").
     """
 
     def __init__(self, members: Sequence[Member], words: PathWords, path: Path | None = None):
@@ -85,7 +99,8 @@ class NodeModel:
     @property
     def trees(self) -> int:
         """Trees evaluated per node, every stage of every member: with the node count, the
-        model's bill."""
+        model's bill on a page its first member is unsure of (on the others, the first
+        member's trees alone)."""
         return sum(b.num_boosted_rounds() for member in self.members for b in member if b)
 
     def predict(self, table: NodeTable) -> np.ndarray:
@@ -94,11 +109,16 @@ class NodeModel:
         if len(table) == 0:
             return np.zeros(0, dtype=np.float32)
         table.X[:, _PATH_WORDS] = self.words.score(table)
-        probas = []
-        for predict1, predict2 in self._predictors:
-            p = predict1(table.X)
-            probas.append(p if predict2 is None else predict2(context_features(table, p)))
-        return sum(probas) / len(probas)
+        first = self._pipeline(table, 0)
+        members = len(self._predictors)
+        if members == 1 or page_doubt(first, table.weights) <= SURE_PAGE:
+            return first
+        return sum((self._pipeline(table, k) for k in range(1, members)), first) / members
+
+    def _pipeline(self, table: NodeTable, member: int) -> np.ndarray:
+        predict1, predict2 = self._predictors[member]
+        p = predict1(table.X)
+        return p if predict2 is None else predict2(context_features(table, p))
 
 
 def _member(directory: Path, stage1: xgb.Booster) -> Member:

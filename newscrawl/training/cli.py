@@ -27,6 +27,7 @@ from ..evaluation.evaluate import (
 from ..extraction.assemble import choose_nodes
 from ..extraction.context import CONTEXT_NAMES
 from ..extraction.features import FEATURE_NAMES, FEATURE_VERSION
+from ..extraction.model import SURE_PAGE
 from .dataset import build_dataset
 from .fit import (
     PATH_WORDS_C,
@@ -97,8 +98,9 @@ def run(args: argparse.Namespace) -> int:
     log(f"wrote {', '.join(str(f) for pair in files for f in pair)} and {words_file}")
 
     rows = page_rows(ds)
-    probas = {"two stages (shipped)": member_mean(oofs, "stage2"),
-              "stage 1 alone": member_mean(oofs, "stage1")}
+    tables = [lp.table for lp in ds.pages]
+    probas = {"two stages (shipped)": member_mean(oofs, "stage2", tables),
+              "stage 1 alone": member_mean(oofs, "stage1", tables)}
     per_page = {
         name: dataset_page_scores(
             ds, lambda i, p=proba: choose_nodes(p[rows[i]], ds.pages[i].table.weights))
@@ -106,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     }
     scores = {name: {"node": node_prf(proba > 0.5, y), "page": page_summary(per_page[name])}
               for name, proba in probas.items()}
-    respelled = respelled_scores(ds, member_mean(oofs, "copies_stage2"),
+    respelled = respelled_scores(ds, member_mean(oofs, "copies_stage2", ds.copies.tables),
                                  per_page["two stages (shipped)"])
     ceiling = page_summary(dataset_page_scores(ds, lambda i: ds.pages[i].y > 0.5))
     checks = []
@@ -160,7 +162,9 @@ def model_card(args: argparse.Namespace, ds, members: list, words, scores: dict,
         "",
         "Text-node classifier of newscrawl: decides, for every text node of a cleaned page, "
         f"whether it belongs to the main content. {len(members)} pipelines trained alike but "
-        "for their seed, their probabilities averaged; each is two XGBoost stages: stage 1 "
+        "for their seed, their probabilities averaged on a page the first is unsure of (its "
+        f"expected error per character over {SURE_PAGE}; on the others the first alone, "
+        "and the CV scores below are scored so); each is two XGBoost stages: stage 1 "
         "over "
         f"{len(FEATURE_NAMES)} per-node features (among them `path_words`, a logistic "
         "regression over the class and id words on the node's path, and `site_recurrence`, "

@@ -19,6 +19,7 @@ import xgboost as xgb
 
 from ..extraction.context import CONTEXT_NAMES, context_features
 from ..extraction.features import FEATURE_NAMES, FEATURE_VERSION, NodeTable, node_chars
+from ..extraction.model import SURE_PAGE, page_doubt
 from ..extraction.pathwords import BUCKETS, PathWords, owner_words
 from .dataset import NodeDataset
 
@@ -117,7 +118,8 @@ MEMBERS = 2
 their row and column subsampling. Over five seed pairs, the pair's mean scored 0.8801 to 0.8810
 out of fold on WCXB against 0.8794 for one pipeline over ten seeds, and held or gained on every
 set never trained on; a third member adds less than the second (docs/extraction.md, "Two
-pipelines")."""
+pipelines"). The second runs only on pages the first is unsure of (``SURE_PAGE``), which keeps
+the same scores at one pipeline's cost on three articles in four."""
 
 
 def default_members(seed: int = 0) -> list[tuple[NodeClassifier, NodeClassifier]]:
@@ -214,10 +216,23 @@ def members_out_of_fold(ds: NodeDataset, splits: Sequence[tuple[np.ndarray, np.n
     return [out_of_fold(ds, splits, stage1, stage2, log) for stage1, stage2 in members]
 
 
-def member_mean(predictions: Sequence[StackedPredictions], field: str) -> np.ndarray:
-    """The members' mean of one field of their out-of-fold predictions: what the model
-    predicts, as ``NodeModel.predict`` averages its members."""
-    return np.mean([getattr(p, field) for p in predictions], axis=0)
+def member_mean(predictions: Sequence[StackedPredictions], field: str,
+                tables: Sequence[NodeTable]) -> np.ndarray:
+    """What ``NodeModel.predict`` makes of one field of the members' out-of-fold predictions,
+    page by page (``tables``, in row order): the first member's alone on a page it is sure of
+    (``SURE_PAGE``), the members' mean elsewhere."""
+    first = getattr(predictions[0], field)
+    if len(predictions) == 1:
+        return first
+    mean = np.mean([getattr(p, field) for p in predictions], axis=0)
+    out = first.copy()
+    start = 0
+    for table in tables:
+        end = start + len(table)
+        if page_doubt(first[start:end], table.weights) > SURE_PAGE:
+            out[start:end] = mean[start:end]
+        start = end
+    return out
 
 
 def _node_word_sets(ds: NodeDataset) -> list[list[frozenset[tuple[int, str]]]]:
