@@ -278,12 +278,12 @@ def test_context_group_stats_equal_a_loop_over_groups() -> None:
 
 
 def test_training_scores_the_members_as_the_model_combines_them() -> None:
-    """``member_mean`` applies ``NodeModel.predict``'s rule page by page: the CV figures are
+    """``combined_members`` applies ``NodeModel.predict``'s rule page by page: the CV figures are
     the shipped model's, not those of a plain mean it does not compute."""
     from types import SimpleNamespace
 
     from newscrawl.extraction.model import SURE_PAGE
-    from newscrawl.training.fit import member_mean
+    from newscrawl.training.fit import combined_members
 
     table = page_nodes(PAGE, "http://example.test/a").table
     n = len(table)
@@ -292,8 +292,8 @@ def test_training_scores_the_members_as_the_model_combines_them() -> None:
     assert 0.01 < SURE_PAGE < 0.45
     first = SimpleNamespace(stage2=np.concatenate((sure, unsure)))
     second = SimpleNamespace(stage2=np.concatenate((1 - sure, np.full(n, 0.75))))
-    got = member_mean([first, second], "stage2", [table, table])
+    got = combined_members([first, second], "stage2", [table, table])
     np.testing.assert_array_equal(got[:n], sure)
     np.testing.assert_allclose(got[n:], 0.6)
-    np.testing.assert_array_equal(member_mean([first], "stage2", [table, table]),
+    np.testing.assert_array_equal(combined_members([first], "stage2", [table, table]),
                                   first.stage2)

@@ -138,8 +138,9 @@ def cross_validate(data_dir: str, folds: int = 5, limit: int | None = None,
                    models: list[str] | tuple[str, ...] = MODELS, seeds: int = 1) -> dict:
     """Grouped k-fold CV of the shipped two-stage model and the baselines on the same folds.
 
-    ``xgboost`` is what ships (the mean of its pipelines, each stage 1 + context stage;
-    expected-F1 decoding); ``xgb_stage1`` is the pipelines' stage 1 alone (their mean) and
+    ``xgboost`` is what ships (its pipelines, each stage 1 + context stage, combined as
+    ``NodeModel.predict`` combines them; expected-F1 decoding); ``xgb_stage1`` is the
+    pipelines' stage 1 alone, combined by the same rule, and
     ``xgb_smoothed`` that with container smoothing, so the table shows
     what each decoding step adds. Logistic regression and the SVM get container smoothing too;
     the density heuristic keeps its one block as it is.
@@ -148,9 +149,9 @@ def cross_validate(data_dir: str, folds: int = 5, limit: int | None = None,
 
     from ..training.dataset import build_dataset
     from ..training.fit import (
+        combined_members,
         default_members,
         fit_path_words,
-        member_mean,
         members_out_of_fold,
         page_rows,
         row_weights,
@@ -199,22 +200,22 @@ def cross_validate(data_dir: str, folds: int = 5, limit: int | None = None,
                                        log=lambda m: print(m, file=sys.stderr))
             seconds = time.perf_counter() - t0
             fold_seconds = sum(sum(o.fold_seconds) for o in oofs)
-            record("xgboost", member_mean(oofs, "stage2", tables), raw, seconds)
+            record("xgboost", combined_members(oofs, "stage2", tables), raw, seconds)
             result["models"]["xgboost"]["respelled"] = respelled_scores(
-                ds, member_mean(oofs, "copies_stage2", ds.copies.tables), per_page["xgboost"])
+                ds, combined_members(oofs, "copies_stage2", ds.copies.tables), per_page["xgboost"])
             with_site = [sample_size(lp.table) > 0 for lp in ds.pages]
             result["models"]["xgboost"]["site_sample"] = {
                 label: page_summary([score for score, w in zip(per_page["xgboost"], with_site,
                                                                strict=True) if w == want]
                                     ).get("all", {})
                 for label, want in (("with", True), ("alone", False))}
-            stage1 = member_mean(oofs, "stage1", tables)
+            stage1 = combined_members(oofs, "stage1", tables)
             record("xgb_stage1", stage1, raw, fold_seconds)
             record("xgb_smoothed", stage1, smoothed, fold_seconds)
             del oofs
             seed_f1 = [result["models"]["xgboost"]["page"]["all"]["f1"]]
             for seed in range(1, seeds):
-                proba = member_mean(members_out_of_fold(ds, splits, default_members(seed)),
+                proba = combined_members(members_out_of_fold(ds, splits, default_members(seed)),
                                     "stage2", tables)
                 keep = kept(proba, raw)
                 seed_f1.append(page_summary(dataset_page_scores(ds, keep.__getitem__))["all"]["f1"])

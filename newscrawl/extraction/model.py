@@ -47,6 +47,12 @@ def page_doubt(proba: np.ndarray, weights: np.ndarray) -> float:
     return float(np.dot(weights, np.minimum(proba, 1.0 - proba)) / weights.sum())
 
 
+def page_is_sure(proba: np.ndarray, weights: np.ndarray) -> bool:
+    """Whether the first member's ``proba`` decides the page alone: the one rule that
+    ``NodeModel.predict`` and training's scores (``fit.combined_members``) share."""
+    return page_doubt(proba, weights) <= SURE_PAGE
+
+
 class NodeModel:
     """Loaded boosters plus what they need to be used safely: one thread, checked columns.
 
@@ -111,7 +117,7 @@ class NodeModel:
         table.X[:, _PATH_WORDS] = self.words.score(table)
         first = self._pipeline(table, 0)
         members = len(self._predictors)
-        if members == 1 or page_doubt(first, table.weights) <= SURE_PAGE:
+        if members == 1 or page_is_sure(first, table.weights):
             return first
         return sum((self._pipeline(table, k) for k in range(1, members)), first) / members
 

@@ -32,9 +32,9 @@ from .dataset import build_dataset
 from .fit import (
     PATH_WORDS_C,
     PATH_WORDS_MIN_DOMAINS,
+    combined_members,
     default_members,
     fit_path_words,
-    member_mean,
     members_out_of_fold,
     page_rows,
     with_copies,
@@ -99,8 +99,8 @@ def run(args: argparse.Namespace) -> int:
 
     rows = page_rows(ds)
     tables = [lp.table for lp in ds.pages]
-    probas = {"two stages (shipped)": member_mean(oofs, "stage2", tables),
-              "stage 1 alone": member_mean(oofs, "stage1", tables)}
+    probas = {"two stages (shipped)": combined_members(oofs, "stage2", tables),
+              "stage 1 alone": combined_members(oofs, "stage1", tables)}
     per_page = {
         name: dataset_page_scores(
             ds, lambda i, p=proba: choose_nodes(p[rows[i]], ds.pages[i].table.weights))
@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     }
     scores = {name: {"node": node_prf(proba > 0.5, y), "page": page_summary(per_page[name])}
               for name, proba in probas.items()}
-    respelled = respelled_scores(ds, member_mean(oofs, "copies_stage2", ds.copies.tables),
+    respelled = respelled_scores(ds, combined_members(oofs, "copies_stage2", ds.copies.tables),
                                  per_page["two stages (shipped)"])
     ceiling = page_summary(dataset_page_scores(ds, lambda i: ds.pages[i].y > 0.5))
     checks = []

@@ -19,7 +19,7 @@ import xgboost as xgb
 
 from ..extraction.context import CONTEXT_NAMES, context_features
 from ..extraction.features import FEATURE_NAMES, FEATURE_VERSION, NodeTable, node_chars
-from ..extraction.model import SURE_PAGE, page_doubt
+from ..extraction.model import page_is_sure
 from ..extraction.pathwords import BUCKETS, PathWords, owner_words
 from .dataset import NodeDataset
 
@@ -216,11 +216,11 @@ def members_out_of_fold(ds: NodeDataset, splits: Sequence[tuple[np.ndarray, np.n
     return [out_of_fold(ds, splits, stage1, stage2, log) for stage1, stage2 in members]
 
 
-def member_mean(predictions: Sequence[StackedPredictions], field: str,
+def combined_members(predictions: Sequence[StackedPredictions], field: str,
                 tables: Sequence[NodeTable]) -> np.ndarray:
     """What ``NodeModel.predict`` makes of one field of the members' out-of-fold predictions,
     page by page (``tables``, in row order): the first member's alone on a page it is sure of
-    (``SURE_PAGE``), the members' mean elsewhere."""
+    (``model.page_is_sure``), the members' mean elsewhere."""
     first = getattr(predictions[0], field)
     if len(predictions) == 1:
         return first
@@ -229,7 +229,7 @@ def member_mean(predictions: Sequence[StackedPredictions], field: str,
     start = 0
     for table in tables:
         end = start + len(table)
-        if page_doubt(first[start:end], table.weights) > SURE_PAGE:
+        if not page_is_sure(first[start:end], table.weights):
             out[start:end] = mean[start:end]
         start = end
     return out
