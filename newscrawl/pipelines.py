@@ -17,6 +17,7 @@ import os
 import re
 import time
 import unicodedata
+import weakref
 from dataclasses import fields
 from http import HTTPStatus
 from pathlib import Path
@@ -344,34 +345,51 @@ class ExtractionPipeline:
         return drop
 
 
-class DuplicatesPipeline:
-    """Drops an article already seen by canonical URL or by normalised-text hash.
+class ExportedArticles:
+    """What a corpus already holds: the canonical URLs and text hashes of its articles.
 
-    With ``JOBDIR`` the seen sets are saved there when the spider closes (a SIGTERM closes
-    it too), so a resumed crawl does not export again what the first run wrote.
+    One per crawler, shared by ``DuplicatesPipeline``, which drops repeats and records what it
+    lets through, and ``SkipExportedMiddleware``, which does not request an article page
+    again. It lives in a JSON file when there is one to keep it in: ``NEWSCRAWL_EXPORTED_FILE``
+    for a crawl run on a schedule (each run exports only what is new), else
+    ``JOBDIR/newscrawl-seen.json`` so that a resumed job does not export again what its first
+    run wrote. The file is read when the crawler is built and replaced, whole, when the spider
+    closes (a SIGTERM closes it too). A file that exists but cannot be read stops the crawl
+    before it starts: carrying on without it would export the whole corpus again.
     """
 
-    def __init__(self, crawler: Crawler, state_file: Path | None):
-        self.stats = crawler.stats
+    _of_crawler: weakref.WeakKeyDictionary[Crawler, ExportedArticles] = (
+        weakref.WeakKeyDictionary())
+
+    def __init__(self, state_file: Path | None = None):
         self.state_file = state_file
         self.urls: set[str] = set()
         self.hashes: set[str] = set()
+        if state_file and state_file.is_file():
+            try:
+                state = json.loads(state_file.read_text("utf-8"))
+                self.urls, self.hashes = set(state["urls"]), set(state["hashes"])
+            except (OSError, ValueError, KeyError, TypeError) as exc:
+                raise ValueError(f"{state_file}: unreadable record of exported articles "
+                                 f"({exc}); move it away to start the corpus afresh") from exc
+            logger.info("%s: %d article URLs and %d text hashes already exported",
+                        state_file, len(self.urls), len(self.hashes))
 
     @classmethod
-    def from_crawler(cls, crawler: Crawler) -> Self:
-        if not crawler.settings.getbool("NEWSCRAWL_DEDUP_ENABLED", True):
-            raise NotConfigured("NEWSCRAWL_DEDUP_ENABLED is off")
-        jobdir = crawler.settings.get("JOBDIR")
-        return cls(crawler, Path(jobdir) / "newscrawl-seen.json" if jobdir else None)
+    def of(cls, crawler: Crawler) -> ExportedArticles:
+        """The crawler's record, read from its file on first use."""
+        if (exported := cls._of_crawler.get(crawler)) is None:
+            settings = crawler.settings
+            path = settings.get("NEWSCRAWL_EXPORTED_FILE") or (
+                Path(settings["JOBDIR"]) / "newscrawl-seen.json" if settings.get("JOBDIR")
+                else None)
+            exported = cls._of_crawler[crawler] = cls(Path(path) if path else None)
+        return exported
 
-    def open_spider(self) -> None:
-        if self.state_file and self.state_file.is_file():
-            state = json.loads(self.state_file.read_text("utf-8"))
-            self.urls, self.hashes = set(state["urls"]), set(state["hashes"])
-            logger.info("Resuming with %d URLs and %d text hashes already exported",
-                        len(self.urls), len(self.hashes))
+    def holds_url(self, url: str) -> bool:
+        return canonical(url) in self.urls
 
-    def close_spider(self) -> None:
+    def save(self) -> None:
         if self.state_file:
             self.state_file.parent.mkdir(parents=True, exist_ok=True)
             tmp = self.state_file.with_suffix(".tmp")
@@ -379,17 +397,35 @@ class DuplicatesPipeline:
                                        "hashes": sorted(self.hashes)}), "utf-8")
             tmp.replace(self.state_file)
 
+
+class DuplicatesPipeline:
+    """Drops an article already exported, by canonical URL or by normalised-text hash,
+    in this crawl or (with a state file, see ``ExportedArticles``) in an earlier one."""
+
+    def __init__(self, crawler: Crawler, exported: ExportedArticles):
+        self.stats = crawler.stats
+        self.exported = exported
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        if not crawler.settings.getbool("NEWSCRAWL_DEDUP_ENABLED", True):
+            raise NotConfigured("NEWSCRAWL_DEDUP_ENABLED is off")
+        return cls(crawler, ExportedArticles.of(crawler))
+
+    def close_spider(self) -> None:
+        self.exported.save()
+
     def process_item(self, item: Any) -> Any:
         if not isinstance(item, Article):
             return item
         adapter = ItemAdapter(item)
         urls = {adapter["canonical_url"], canonical(adapter["url"])}
-        if urls & self.urls:
+        if urls & self.exported.urls:
             raise self._drop(DuplicateUrl(f"{adapter['url']}: URL already exported"))
-        if adapter["content_hash"] in self.hashes:
+        if adapter["content_hash"] in self.exported.hashes:
             raise self._drop(DuplicateText(f"{adapter['url']}: same text already exported"))
-        self.urls |= urls
-        self.hashes.add(adapter["content_hash"])
+        self.exported.urls |= urls
+        self.exported.hashes.add(adapter["content_hash"])
         return item
 
     def _drop(self, drop: NewscrawlDrop) -> NewscrawlDrop:

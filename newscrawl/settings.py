@@ -18,6 +18,9 @@ NEWSCRAWL_MODEL = None  # path to a node model (.ubj); None: the shipped models/
 NEWSCRAWL_SITE_PAGES = 50  # a site's template is read from its last N pages extracted; 0: off
 NEWSCRAWL_MIN_WORDS = 80  # shorter extractions are dropped as too_short (a CJK character = 1/2)
 NEWSCRAWL_DEDUP_ENABLED = True  # drop repeats by canonical URL and by normalised-text hash
+# A crawl run on a schedule: the articles already exported (URLs and text hashes) are kept in
+# this JSON file; each run skips their pages and adds its own. None: JOBDIR's, if any.
+NEWSCRAWL_EXPORTED_FILE = None
 NEWSCRAWL_STATS_FILE = None  # write the final stats as JSON here (the demo's summary reads it)
 NEWSCRAWL_WARC_DIR = None  # archive every downloaded page in a .warc.gz here (re-extract later)
 
@@ -56,6 +59,12 @@ TELNETCONSOLE_ENABLED = False
 DEFAULT_REQUEST_HEADERS = {
     "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
     "Accept-Language": "en,zh;q=0.8,*;q=0.5",
+}
+
+# Spider middleware: pages already exported as articles are not requested again
+# See https://docs.scrapy.org/en/latest/topics/spider-middleware.html
+SPIDER_MIDDLEWARES = {
+    "newscrawl.middlewares.SkipExportedMiddleware": 550,
 }
 
 # Enable or disable extensions

@@ -6,11 +6,13 @@ import contextlib
 from pathlib import Path
 
 import pytest
+from scrapy import Request
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
 from newscrawl.items import Article, Page
+from newscrawl.middlewares import SkipExportedMiddleware
 from newscrawl.pipelines import (
     DuplicatesPipeline,
     DuplicateText,
@@ -162,7 +164,6 @@ def _article(url: str, text: str, canonical_url: str | None = None) -> Article:
 def test_duplicates_by_url_and_by_text() -> None:
     crawler = _crawler()
     pipe = build_from_crawler(DuplicatesPipeline, crawler)
-    pipe.open_spider()
     first = _article("http://news.example/a-story-about-boats", "Boats sail.\n\nThey float.")
     assert pipe.process_item(first) is first
     with pytest.raises(DuplicateUrl):  # same page, tracking parameter and fragment
@@ -177,19 +178,54 @@ def test_duplicates_by_url_and_by_text() -> None:
     assert stats.get("newscrawl/dropped/not_article") is None
 
 
-def test_duplicate_state_survives_a_resumed_job(tmp_path: Path) -> None:
+@pytest.mark.parametrize("setting", ["JOBDIR", "NEWSCRAWL_EXPORTED_FILE"])
+def test_what_was_exported_is_remembered_by_the_next_crawl(tmp_path: Path,
+                                                            setting: str) -> None:
+    value = str(tmp_path / ("job" if setting == "JOBDIR" else "corpus/exported.json"))
     first = _article("http://news.example/a-story-about-boats", "Boats sail.")
-    pipe = build_from_crawler(DuplicatesPipeline, _crawler(JOBDIR=str(tmp_path)))
-    pipe.open_spider()
+    pipe = build_from_crawler(DuplicatesPipeline, _crawler(**{setting: value}))
     pipe.process_item(first)
     pipe.close_spider()
-    resumed = build_from_crawler(DuplicatesPipeline, _crawler(JOBDIR=str(tmp_path)))
-    resumed.open_spider()
+    again = build_from_crawler(DuplicatesPipeline, _crawler(**{setting: value}))
     with pytest.raises(DropItem):
-        resumed.process_item(_article(first.url, "Boats sail."))
+        again.process_item(_article(first.url, "Boats sail."))
+    with pytest.raises(DuplicateText):  # the same story at another address
+        again.process_item(_article("http://news.example/boats-again", "Boats sail."))
     fresh = build_from_crawler(DuplicatesPipeline, _crawler())
-    fresh.open_spider()
     assert fresh.process_item(first) is first
+
+
+def test_an_unreadable_record_of_exports_stops_the_crawl_before_it_starts(
+        tmp_path: Path) -> None:
+    state = tmp_path / "exported.json"
+    state.write_text('{"urls": ["http://news.example/a"', "utf-8")  # cut short
+    with pytest.raises(ValueError, match="unreadable record of exported articles"):
+        build_from_crawler(DuplicatesPipeline, _crawler(NEWSCRAWL_EXPORTED_FILE=str(state)))
+
+
+def test_article_pages_exported_before_are_not_requested_again(tmp_path: Path) -> None:
+    state = tmp_path / "exported.json"
+    pipe = build_from_crawler(DuplicatesPipeline,
+                              _crawler(NEWSCRAWL_EXPORTED_FILE=str(state)))
+    pipe.process_item(_article("http://news.example/2024/05/a-story-about-boats", "Boats."))
+    pipe.close_spider()
+    crawler = _crawler(NEWSCRAWL_EXPORTED_FILE=str(state))
+    mw = build_from_crawler(SkipExportedMiddleware, crawler)
+    page = {"newscrawl_page": True}
+    requests = [
+        Request("http://news.example/2024/05/a-story-about-boats?utm_source=feed", meta=page),
+        Request("http://news.example/2024/05/a-new-story", meta=page),
+        Request("http://news.example/", meta=page),
+        Request("http://news.example/2024/05/a-story-about-boats"),  # not a page: a sitemap's
+    ]
+    kept = list(mw.process_spider_output(None, requests))
+    assert [r.url for r in kept] == [r.url for r in requests[1:]]
+    assert crawler.stats.get_value("newscrawl/skipped/exported_before") == 1
+
+
+def test_without_deduplication_nothing_is_skipped() -> None:
+    with pytest.raises(NotConfigured):
+        build_from_crawler(SkipExportedMiddleware, _crawler(NEWSCRAWL_DEDUP_ENABLED=False))
 
 
 @pytest.mark.parametrize(("args", "expected"), [
