@@ -209,6 +209,17 @@ def test_utf16_without_bom_is_text_not_binary(codec: str) -> None:
     assert FR in text
 
 
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+@pytest.mark.parametrize("words", [RU, ZH], ids=["ru", "zh"])
+def test_utf16_without_bom_in_another_script_after_a_short_head(codec: str,
+                                                                 words: str) -> None:
+    """Most characters of such a page have no NUL byte: the markup still reads as UTF-16."""
+    body = f"<html><head><title>t</title></head><body><p>{words * 4}</p></body></html>"
+    encoding, text = decode(body.encode(codec))
+    assert encoding == codec
+    assert words in text
+
+
 # --------------------------------------------------------------------------- zh-dev wrapper
 
 def test_zh_wrapper_declares_the_encoding() -> None:

@@ -29,6 +29,7 @@ _WRAPPER_ENCODING = re.compile(rb"""<text\b[^>]*\bencoding\s*=\s*["']?([\w.:-]+)
 _SNIFF_BYTES = 65536
 # Every byte but the control bytes that text does not use (below 9, and 14 to 31).
 _NOT_CONTROL = bytes(b for b in range(256) if not (b < 9 or 13 < b < 32))
+_CONTROL = bytes(b for b in range(256) if b < 9 or 13 < b < 32)
 
 
 class NotText(ValueError):
@@ -36,14 +37,20 @@ class NotText(ValueError):
 
 
 def _utf16_without_bom(head: bytes) -> str | None:
-    """``utf-16-le``/``-be`` when ASCII markup alternates with NULs (UTF-16 sent without a BOM)."""
-    even, odd = head[0:256:2], head[1:256:2]
-    if len(odd) < 8:
+    """``utf-16-le``/``-be`` when the bytes read as UTF-16 give markup (UTF-16 sent without a
+    BOM): a ``<``, a tenth of the first characters printable ASCII and next to no control
+    characters. Text in another script after a short ``<head>`` passes, as a count of the
+    markup's NULs would not; other bytes give printable ASCII only where a NUL meets a byte
+    from 32 to 126 (1 character in 700 for random bytes), small integers give controls."""
+    head = head[:512]
+    if len(head) < 16:
         return None
-    if odd.count(0) >= 0.9 * len(odd) and even.count(0) <= 0.1 * len(even):
-        return "utf-16-le"
-    if even.count(0) >= 0.9 * len(even) and odd.count(0) <= 0.1 * len(odd):
-        return "utf-16-be"
+    for codec in ("utf-16-le", "utf-16-be"):
+        text = head[: len(head) // 2 * 2].decode(codec, "replace")
+        ascii_ = text.encode("ascii", "ignore")
+        controls = len(ascii_) - len(ascii_.translate(None, _CONTROL))
+        if "<" in text and len(ascii_) >= len(text) / 10 and controls <= len(text) / 32:
+            return codec
     return None
 
 
