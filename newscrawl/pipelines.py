@@ -9,12 +9,14 @@ exported.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
 import logging
 import os
 import re
+import tempfile
 import time
 import unicodedata
 import weakref
@@ -366,14 +368,18 @@ class ExportedArticles:
         self.urls: set[str] = set()
         self.hashes: set[str] = set()
         if state_file and state_file.is_file():
-            try:
-                state = json.loads(state_file.read_text("utf-8"))
-                self.urls, self.hashes = set(state["urls"]), set(state["hashes"])
-            except (OSError, ValueError, KeyError, TypeError) as exc:
-                raise ValueError(f"{state_file}: unreadable record of exported articles "
-                                 f"({exc}); move it away to start the corpus afresh") from exc
+            self.urls, self.hashes = self._read(state_file)
             logger.info("%s: %d article URLs and %d text hashes already exported",
                         state_file, len(self.urls), len(self.hashes))
+
+    @staticmethod
+    def _read(path: Path) -> tuple[set[str], set[str]]:
+        try:
+            state = json.loads(path.read_text("utf-8"))
+            return set(state["urls"]), set(state["hashes"])
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"{path}: unreadable record of exported articles ({exc}); "
+                             "move it away to start the corpus afresh") from exc
 
     @classmethod
     def of(cls, crawler: Crawler) -> ExportedArticles:
@@ -390,12 +396,21 @@ class ExportedArticles:
         return canonical(url) in self.urls
 
     def save(self) -> None:
-        if self.state_file:
-            self.state_file.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.state_file.with_suffix(".tmp")
-            tmp.write_text(json.dumps({"urls": sorted(self.urls),
-                                       "hashes": sorted(self.hashes)}), "utf-8")
-            tmp.replace(self.state_file)
+        """Merge into the file what it holds now (crawls of other sites run at the same time
+        may share it), then replace it whole, so a reader never sees half a file."""
+        if not self.state_file:
+            return
+        path = self.state_file
+        if path.is_file():
+            with contextlib.suppress(ValueError):  # unreadable now: ours replaces it
+                urls, hashes = self._read(path)
+                self.urls |= urls
+                self.hashes |= hashes
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent,
+                                         prefix=path.name, suffix=".tmp", delete=False) as tmp:
+            json.dump({"urls": sorted(self.urls), "hashes": sorted(self.hashes)}, tmp)
+        Path(tmp.name).replace(path)
 
 
 class DuplicatesPipeline:

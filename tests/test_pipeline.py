@@ -195,6 +195,25 @@ def test_what_was_exported_is_remembered_by_the_next_crawl(tmp_path: Path,
     assert fresh.process_item(first) is first
 
 
+def test_crawls_sharing_one_record_of_exports_keep_each_others_articles(
+        tmp_path: Path) -> None:
+    """Two sites crawled at the same time into one corpus: the second to close must not
+    write the first one's articles out of the file."""
+    state = {"NEWSCRAWL_EXPORTED_FILE": str(tmp_path / "exported.json")}
+    one = build_from_crawler(DuplicatesPipeline, _crawler(**state))
+    other = build_from_crawler(DuplicatesPipeline, _crawler(**state))
+    one.process_item(_article("http://one.example/boats", "Boats sail."))
+    other.process_item(_article("http://other.example/trains", "Trains run."))
+    one.close_spider()
+    other.close_spider()
+    later = build_from_crawler(DuplicatesPipeline, _crawler(**state))
+    for url, text in (("http://one.example/boats", "Boats sail."),
+                      ("http://other.example/trains", "Trains run.")):
+        with pytest.raises(DuplicateUrl):
+            later.process_item(_article(url, text))
+    assert [p.name for p in tmp_path.iterdir()] == ["exported.json"]  # no temporary left
+
+
 def test_an_unreadable_record_of_exports_stops_the_crawl_before_it_starts(
         tmp_path: Path) -> None:
     state = tmp_path / "exported.json"
