@@ -4,7 +4,8 @@ of pages, with extraction and, as the peer in the same run, without it.
 Prints pages/s (median over interleaved repeats), the share of crawl time spent in extraction,
 and extraction's own rate (pages per second of extraction time, i.e. per core: Scrapy runs
 pipelines in its one reactor thread). The ratio of the two crawl rates says whether the
-pipeline is the bottleneck.
+pipeline is the bottleneck. Then the crawl a schedule runs: the same crawl twice with
+``NEWSCRAWL_EXPORTED_FILE``, the second finding nothing new, with the responses and time each took.
 
     python -m newscrawl.evaluation.crawlbench --articles 2000 --repeats 3 [--json]
 """
@@ -35,13 +36,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-def _one(base: str, work: Path, tag: str, extraction: bool) -> dict[str, Any]:
+def _one(base: str, work: Path, tag: str, extraction: bool,
+         settings: dict[str, str] | None = None) -> dict[str, Any]:
     out, stats_file, log = (work / f"{tag}{ext}" for ext in (".jsonl", ".stats.json", ".log"))
     feeds = json.dumps({str(out): {"format": "jsonlines", "overwrite": True,
                                    "item_classes": ["newscrawl.items.Article"]}})
     cmd = crawl_command(base, out, stats_file, log, {
         **BENCH_SETTINGS, "NEWSCRAWL_EXTRACTION_ENABLED": str(int(extraction)),
-        "FEEDS": feeds})
+        "FEEDS": feeds, **(settings or {})})
     cmd = [c for c in cmd if c not in ("-O", f"{out}:jsonlines")]
     subprocess.run(cmd, env=crawl_env(), check=True)
     stats = json.loads(stats_file.read_text("utf-8"))
@@ -64,13 +66,15 @@ def bench(n_articles: int, repeats: int) -> dict[str, Any]:
             for r in range(repeats):  # interleaved, so drift hits both alike
                 runs["extract"].append(_one(base, work, f"e{r}", True))
                 runs["no_extract"].append(_one(base, work, f"n{r}", False))
+            state = {"NEWSCRAWL_EXPORTED_FILE": str(work / "exported.json")}
+            scheduled = [_one(base, work, f"s{r}", True, state) for r in range(2)]
     med = {k: {f: median(x[f] for x in v if x[f] is not None) for f in v[0]
                if any(x[f] is not None for x in v)} for k, v in runs.items()}
     return {"site_articles": len(manifest.articles),
             "site_pages": len(manifest.articles) + len(manifest.non_articles),
             "repeats": repeats, "median": med,
             "crawl_rate_ratio": med["extract"]["pages_per_s"] / med["no_extract"]["pages_per_s"],
-            "runs": runs}
+            "runs": runs, "scheduled": scheduled}
 
 
 def render(result: dict[str, Any]) -> str:
@@ -85,6 +89,9 @@ def render(result: dict[str, Any]) -> str:
         f"  extraction share    {100 * e['extract_share']:.1f}% of crawl time",
         f"  extraction rate     {e['extract_pages_per_s']:.0f} pages/s per core "
         "(pages / seconds inside the pipeline)",
+        "on a schedule (NEWSCRAWL_EXPORTED_FILE), the same crawl run twice:",
+        *(f"  run {k}               {r['responses']} responses, {r['articles']} articles,"
+          f" {r['elapsed_s']:.1f} s" for k, r in enumerate(result["scheduled"], 1)),
     ])
 
 
