@@ -409,7 +409,11 @@ class ExportedArticles:
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent,
                                          prefix=path.name, suffix=".tmp", delete=False) as tmp:
-            json.dump({"urls": sorted(self.urls), "hashes": sorted(self.hashes)}, tmp)
+            try:
+                json.dump({"urls": sorted(self.urls), "hashes": sorted(self.hashes)}, tmp)
+            except BaseException:
+                Path(tmp.name).unlink(missing_ok=True)
+                raise
         Path(tmp.name).replace(path)
 
 
@@ -428,7 +432,13 @@ class DuplicatesPipeline:
         return cls(crawler, ExportedArticles.of(crawler))
 
     def close_spider(self) -> None:
-        self.exported.save()
+        try:
+            self.exported.save()
+        except OSError as exc:  # the feed is written: say what the next run will repeat
+            self.stats.set_value("newscrawl/exported_file_error", str(exc))
+            logger.error("%s: the record of exported articles was not saved (%s); the next "
+                         "run will export this run's articles again", self.exported.state_file,
+                         exc)
 
     def process_item(self, item: Any) -> Any:
         if not isinstance(item, Article):

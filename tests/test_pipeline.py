@@ -214,6 +214,18 @@ def test_crawls_sharing_one_record_of_exports_keep_each_others_articles(
     assert [p.name for p in tmp_path.iterdir()] == ["exported.json"]  # no temporary left
 
 
+def test_a_record_of_exports_that_cannot_be_saved_is_logged_and_counted(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("", "utf-8")
+    crawler = _crawler(NEWSCRAWL_EXPORTED_FILE=str(blocker / "exported.json"))
+    pipe = build_from_crawler(DuplicatesPipeline, crawler)
+    pipe.process_item(_article("http://news.example/boats", "Boats sail."))
+    pipe.close_spider()  # the crawl closes normally
+    assert "not saved" in caplog.text
+    assert crawler.stats.get_value("newscrawl/exported_file_error")
+
+
 def test_an_unreadable_record_of_exports_stops_the_crawl_before_it_starts(
         tmp_path: Path) -> None:
     state = tmp_path / "exported.json"
