@@ -21,6 +21,7 @@ import time
 import unicodedata
 import weakref
 from dataclasses import fields
+from datetime import date
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any, Self
@@ -29,10 +30,12 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from itemadapter import ItemAdapter
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
+from scrapy.settings import BaseSettings
 from w3lib.url import canonicalize_url
 
 from newscrawl.extraction import Article as Extracted
 from newscrawl.extraction import Extractor, SiteMemory
+from newscrawl.extraction.dates import parse_date
 from newscrawl.items import Article, Page
 
 logger = logging.getLogger(__name__)
@@ -90,6 +93,10 @@ class TooShort(NewscrawlDrop):
     reason = "too_short"
 
 
+class TooOld(NewscrawlDrop):
+    reason = "too_old"
+
+
 class DuplicateUrl(NewscrawlDrop):
     reason = "duplicate_url"
 
@@ -108,6 +115,27 @@ def text_hash(text: str) -> str:
     """sha1 of the text after NFKC, lower-casing and collapsing whitespace."""
     norm = _SPACE.sub(" ", unicodedata.normalize("NFKC", text).lower()).strip()
     return hashlib.sha1(norm.encode("utf-8")).hexdigest()
+
+
+def since_day(settings: BaseSettings) -> str | None:
+    """``NEWSCRAWL_SINCE`` as ``YYYY-MM-DD``, or None when unset; a value that is no date
+    stops the crawl before it starts rather than filter by something else."""
+    value = settings.get("NEWSCRAWL_SINCE")
+    if not value:
+        return None
+    try:
+        return date.fromisoformat(str(value).strip()).isoformat()
+    except ValueError:
+        raise ValueError(f"NEWSCRAWL_SINCE={value!r}: give a day as YYYY-MM-DD") from None
+
+
+def published_before(value: str | None, day: str | None) -> bool:
+    """Whether a date string (ISO 8601, RFC 822, ...) names a day before ``day``; a date that
+    cannot be read is not before anything."""
+    if day is None or not value:
+        return False
+    iso = parse_date(value)
+    return iso is not None and iso[:10] < day
 
 
 def canonical(url: str, declared: str | None = None) -> str:
@@ -278,11 +306,13 @@ def _warc_date(crawled_at: str) -> str:
 class ExtractionPipeline:
     """Runs the extraction library on the body Scrapy already downloaded (no second fetch)."""
 
-    def __init__(self, crawler: Crawler, extractor: Extractor, min_words: int):
+    def __init__(self, crawler: Crawler, extractor: Extractor, min_words: int,
+                 since: str | None = None):
         self.crawler = crawler
         self.stats = crawler.stats
         self.extractor = extractor
         self.min_words = min_words
+        self.since = since
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -297,7 +327,8 @@ class ExtractionPipeline:
         sites = SiteMemory(max_pages=site_pages) if site_pages > 0 else None
         # the library raises on a missing or mismatched model
         extractor = Extractor(model, sites=sites)
-        return cls(crawler, extractor, settings.getint("NEWSCRAWL_MIN_WORDS", 80))
+        return cls(crawler, extractor, settings.getint("NEWSCRAWL_MIN_WORDS", 80),
+                   since_day(settings))
 
     def open_spider(self) -> None:
         self.stats.set_value("newscrawl/model_version", self.extractor.model_version)
@@ -337,6 +368,8 @@ class ExtractionPipeline:
             raise self._drop(NotAnArticle(f"{url}: not an article ({why})"))
         if words < self.min_words:
             raise self._drop(TooShort(f"{url}: {words:.0f} words < {self.min_words}"))
+        if published_before(art.published, self.since):
+            raise self._drop(TooOld(f"{url}: published {art.published}, before {self.since}"))
         stats.inc_value("newscrawl/articles")
         return article_item(art, url, crawled_at=page["crawled_at"],
                             model_version=self.extractor.model_version, site=page["site"],

@@ -21,6 +21,9 @@ NEWSCRAWL_DEDUP_ENABLED = True  # drop repeats by canonical URL and by normalise
 # A crawl run on a schedule: the articles already exported (URLs and text hashes) are kept in
 # this JSON file; each run skips their pages and adds its own. None: JOBDIR's, if any.
 NEWSCRAWL_EXPORTED_FILE = None
+# YYYY-MM-DD: articles published before it are dropped (too_old), and sitemap and feed entries
+# dated before it are not requested. None: no limit.
+NEWSCRAWL_SINCE = None
 NEWSCRAWL_STATS_FILE = None  # write the final stats as JSON here (the demo's summary reads it)
 NEWSCRAWL_WARC_DIR = None  # archive every downloaded page in a .warc.gz here (re-extract later)
 

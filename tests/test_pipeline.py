@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from newscrawl.pipelines import (
     DuplicateUrl,
     ExtractionPipeline,
     NotAnArticle,
+    TooOld,
     TooShort,
     Unusable,
     WarcArchivePipeline,
@@ -106,6 +108,20 @@ def test_article_page_becomes_article_item(site: tuple[Path, dict]) -> None:
     assert stats["newscrawl/extract_ms"] > 0
     assert stats["newscrawl/model_version"] == pipe.extractor.model_version
     assert not any(k.startswith("newscrawl/dropped/") for k in stats)
+
+
+def test_article_published_before_since_dropped_as_too_old(site: tuple[Path, dict]) -> None:
+    root, manifest = site
+    truth = next(a for a in manifest["articles"] if a["lang"] == "en" and a["declares_type"])
+    page = _page(root, truth["path"], url_kind="article")
+    published = build_from_crawler(ExtractionPipeline, _crawler()).process_item(page).published
+    day = date.fromisoformat(published[:10])
+    same_day = build_from_crawler(ExtractionPipeline, _crawler(NEWSCRAWL_SINCE=day.isoformat()))
+    assert isinstance(same_day.process_item(page), Article)
+    crawler = _crawler(NEWSCRAWL_SINCE=(day + timedelta(days=1)).isoformat())
+    with pytest.raises(TooOld):
+        build_from_crawler(ExtractionPipeline, crawler).process_item(page)
+    assert crawler.stats.get_value("newscrawl/dropped/too_old") == 1
 
 
 def test_listing_page_dropped_as_not_article(site: tuple[Path, dict],

@@ -130,3 +130,77 @@ def test_page_callback_yields_raw_page_and_follows_links() -> None:
     deep = HtmlResponse("http://n.example/", body=body, request=request.replace(
         meta={**request.meta, "hops": 1, "found_via": "link"}))
     assert len(list(spider.parse_page(deep))) == 1
+
+
+def _since_spider(since: str | None) -> NewsSpider:
+    crawler = get_crawler(NewsSpider, {"NEWSCRAWL_SINCE": since})
+    spider = NewsSpider.from_crawler(crawler, url="http://n.example/")
+    crawler.stats.open_spider()
+    crawler.spider = spider
+    return spider
+
+
+def _xml(url: str, body: str) -> Response:
+    from scrapy.http import XmlResponse
+    return XmlResponse(url, body=body.encode(), request=Request(url, meta={"site": "n.example"}))
+
+
+SITEMAP = """<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<url><loc>http://n.example/world/2024/05/31/old-story.html</loc><lastmod>2024-05-31</lastmod></url>
+<url><loc>http://n.example/world/2024/06/02/new-story.html</loc>
+     <lastmod>2024-06-02T08:00:00+02:00</lastmod></url>
+<url><loc>http://n.example/world/undated-story</loc></url>
+</urlset>"""
+INDEX = """<?xml version="1.0" encoding="UTF-8"?>
+<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<sitemap><loc>http://n.example/sitemaps/2024-05.xml</loc><lastmod>2024-05-31</lastmod></sitemap>
+<sitemap><loc>http://n.example/sitemaps/2024-06.xml</loc><lastmod>2024-06-30</lastmod></sitemap>
+<sitemap><loc>http://n.example/sitemaps/pages.xml</loc></sitemap>
+</sitemapindex>"""
+FEEDS = {
+    "rss": """<rss version="2.0"><channel>
+<item><link>http://n.example/world/2024/05/31/old-story.html</link>
+      <pubDate>Fri, 31 May 2024 22:00:00 +0000</pubDate></item>
+<item><link>http://n.example/world/2024/06/02/new-story.html</link>
+      <pubDate>Sun, 02 Jun 2024 06:00:00 +0000</pubDate></item>
+<item><link>http://n.example/world/undated-story</link></item>
+</channel></rss>""",
+    "atom": """<feed xmlns="http://www.w3.org/2005/Atom">
+<entry><link rel="alternate" href="http://n.example/world/2024/05/31/old-story.html"/>
+       <updated>2024-05-31T22:00:00Z</updated></entry>
+<entry><link href="http://n.example/world/2024/06/02/new-story.html"/>
+       <published>2024-06-02T06:00:00Z</published></entry>
+<entry><link href="http://n.example/world/undated-story"/></entry>
+</feed>""",
+}
+
+
+@pytest.mark.parametrize("since", [None, "2024-06-01"])
+def test_sitemap_entries_dated_before_since_are_not_requested(since: str | None) -> None:
+    spider = _since_spider(since)
+    urls = [r.url for r in spider.parse_sitemap(_xml("http://n.example/sitemap.xml", SITEMAP))]
+    children = [r.url for r in spider.parse_sitemap(_xml("http://n.example/index.xml", INDEX))]
+    skipped = spider.crawler.stats.get_value("newscrawl/skipped/before_since")
+    if since is None:
+        assert len(urls) == 3 and len(children) == 3 and skipped is None
+    else:
+        assert urls == ["http://n.example/world/2024/06/02/new-story.html",
+                        "http://n.example/world/undated-story"]
+        assert children == ["http://n.example/sitemaps/2024-06.xml",
+                            "http://n.example/sitemaps/pages.xml"]
+        assert skipped == 2
+
+
+@pytest.mark.parametrize("kind", ["rss", "atom"])
+def test_feed_entries_dated_before_since_are_not_requested(kind: str) -> None:
+    spider = _since_spider("2024-06-01")
+    urls = [r.url for r in spider.parse_feed(_xml(f"http://n.example/{kind}.xml", FEEDS[kind]))]
+    assert urls == ["http://n.example/world/2024/06/02/new-story.html",
+                    "http://n.example/world/undated-story"]
+    assert spider.crawler.stats.get_value("newscrawl/discovered/feed") == 3
+
+
+def test_a_since_that_is_no_date_stops_the_crawl_before_it_starts() -> None:
+    with pytest.raises(ValueError, match="NEWSCRAWL_SINCE"):
+        _since_spider("last week")

@@ -417,7 +417,8 @@ def build_site(dest: str | Path, n_articles: int = DEFAULT_ARTICLES, seed: int =
         write(a.path, _article_html(a, rng, others), a.encoding)
         manifest.articles.append({
             "path": a.path, "title": a.title, "lang": a.lang, "text": a.text,
-            "encoding": a.encoding, "listed": a.listed, "declares_type": a.declares_type})
+            "encoding": a.encoding, "listed": a.listed, "declares_type": a.declares_type,
+            "published": a.published.isoformat()})
     most_read = newest[:5]
     # Front page, sections with pagination, the Chinese section, tags, authors.
     front = (f"<h1>{SITE_NAME}</h1><section><h2>Latest</h2>{_teasers(newest[:12])}</section>"

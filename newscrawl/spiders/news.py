@@ -31,13 +31,19 @@ from twisted.python.failure import Failure
 
 from newscrawl.extraction.decode import looks_binary
 from newscrawl.items import Article, Page
+from newscrawl.pipelines import published_before, since_day
 from newscrawl.spiders.sites import SiteConfig, load_sites, site_from_url
 
 logger = logging.getLogger(__name__)
 
-_FEED_LINKS = etree.XPath(
-    "//*[local-name()='item']/*[local-name()='link']/text()"
-    " | //*[local-name()='entry']/*[local-name()='link'][not(@rel) or @rel='alternate']/@href"
+_FEED_ENTRIES = etree.XPath("//*[local-name()='item' or local-name()='entry']")
+_ENTRY_LINK = etree.XPath(
+    "*[local-name()='link'][not(@rel) or @rel='alternate']/@href"
+    " | *[local-name()='link'][not(@href)]/text()"
+)
+_ENTRY_DATE = etree.XPath(
+    "*[local-name()='pubDate' or local-name()='published' or local-name()='updated'"
+    " or local-name()='date']/text()"
 )
 _FEED_LINK_TAGS = (
     "//link[@rel='alternate'][@type='application/rss+xml' or @type='application/atom+xml']/@href"
@@ -82,6 +88,8 @@ class NewsSpider(scrapy.Spider):
     """
 
     name = "news"
+    since: str | None = None
+    """``NEWSCRAWL_SINCE``, set by ``from_crawler``."""
 
     def __init__(self, url: str | None = None, sites: str | None = None,
                  site: str | None = None, max_items: str | None = None,
@@ -113,8 +121,18 @@ class NewsSpider(scrapy.Spider):
     @classmethod
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> NewsSpider:
         spider = super().from_crawler(crawler, *args, **kwargs)
+        spider.since = since_day(crawler.settings)
         crawler.signals.connect(spider._item_scraped, signal=signals.item_scraped)
         return spider
+
+    def _before_since(self, dated: str | None) -> bool:
+        """A sitemap or feed entry dated before ``NEWSCRAWL_SINCE``: not requested, counted.
+        A sitemap's ``lastmod`` is when the page last changed, so it is never earlier than
+        its publication: nothing published since is skipped. An undated entry is requested."""
+        if published_before(dated, self.since):
+            self.crawler.stats.inc_value("newscrawl/skipped/before_since")
+            return True
+        return False
 
     def _item_scraped(self, item: Any) -> None:
         if isinstance(item, Article) and item.site:
@@ -179,13 +197,17 @@ class NewsSpider(scrapy.Spider):
                 return
         if kind == "sitemapindex":
             for entry in entries:
-                if site.allows_domain(entry["loc"]):
+                # a sitemap last changed before NEWSCRAWL_SINCE lists nothing newer
+                if site.allows_domain(entry["loc"]) and not self._before_since(
+                        entry.get("lastmod")):
                     yield self._request(site, entry["loc"], self.parse_sitemap)
         elif kind == "urlset":
             self.crawler.stats.inc_value("newscrawl/discovered/sitemap", len(entries))
             for entry in entries:
                 if self._full(site):
                     return
+                if self._before_since(entry.get("lastmod")):
+                    continue
                 url = entry["loc"]
                 if site.may_request(url):
                     via = "news_sitemap" if "news" in entry else "sitemap"
@@ -214,10 +236,16 @@ class NewsSpider(scrapy.Spider):
         if root is None:
             self._discovery_failed(response.url, "invalid_feed")
             return
-        links = [str(u).strip() for u in _FEED_LINKS(root)]
-        self.crawler.stats.inc_value("newscrawl/discovered/feed", len(links))
-        for link in links:
+        entries = []
+        for entry in _FEED_ENTRIES(root):
+            if links := _ENTRY_LINK(entry):
+                dates = _ENTRY_DATE(entry)
+                entries.append((str(links[0]).strip(), str(dates[0]) if dates else None))
+        self.crawler.stats.inc_value("newscrawl/discovered/feed", len(entries))
+        for link, dated in entries:
             url = urljoin(response.url, link)
+            if self._before_since(dated):
+                continue
             if site.may_request(url) and not self._full(site):
                 yield self._page_request(site, url, "feed", hops=0)
 
