@@ -10,6 +10,8 @@ from urllib.parse import urlsplit
 
 from crawlutil import CrawlResult, Site, run_crawl
 
+from newscrawl.extraction.dates import url_date
+
 
 def _run(site: Site, workdir: Path, name: str, **settings: str) -> CrawlResult:
     start = len(site.server.requested)
@@ -57,8 +59,11 @@ def test_since_exports_only_articles_published_from_that_day(sample_site: Site,
     result = _run(sample_site, tmp_path, "since", NEWSCRAWL_SINCE=since)
     assert set(_paths(result)) == newer
     assert all(item["published"][:10] >= since for item in result.items)
-    # sitemap and feed entries dated before it are not requested; an older article reached
-    # by a link is downloaded, then dropped with its reason
+    # Pages dated before it are not requested: by the sitemap's or feed's date, or the day the
+    # URL spells. An older article reached by a link with no date in its URL is downloaded,
+    # then dropped with its reason.
     in_sitemaps = {a["path"] for a in articles if a["published"] < since and a["listed"]}
     assert result.stat("newscrawl/skipped/before_since") >= len(in_sitemaps)
+    dated_urls = {path for path in older if url_date(path)}
+    assert dated_urls and not dated_urls & set(result.requested)
     assert result.stat("newscrawl/dropped/too_old") == len(older & set(result.requested))

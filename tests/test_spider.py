@@ -151,6 +151,7 @@ SITEMAP = """<?xml version="1.0" encoding="UTF-8"?>
 <url><loc>http://n.example/world/2024/06/02/new-story.html</loc>
      <lastmod>2024-06-02T08:00:00+02:00</lastmod></url>
 <url><loc>http://n.example/world/undated-story</loc></url>
+<url><loc>http://n.example/world/2024/05/30/story-dated-by-its-url.html</loc></url>
 </urlset>"""
 INDEX = """<?xml version="1.0" encoding="UTF-8"?>
 <sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
@@ -183,13 +184,26 @@ def test_sitemap_entries_dated_before_since_are_not_requested(since: str | None)
     children = [r.url for r in spider.parse_sitemap(_xml("http://n.example/index.xml", INDEX))]
     skipped = spider.crawler.stats.get_value("newscrawl/skipped/before_since")
     if since is None:
-        assert len(urls) == 3 and len(children) == 3 and skipped is None
+        assert len(urls) == 4 and len(children) == 3 and skipped is None
     else:
         assert urls == ["http://n.example/world/2024/06/02/new-story.html",
                         "http://n.example/world/undated-story"]
         assert children == ["http://n.example/sitemaps/2024-06.xml",
                             "http://n.example/sitemaps/pages.xml"]
-        assert skipped == 2
+        assert skipped == 3
+
+
+def test_links_whose_url_is_dated_before_since_are_not_followed() -> None:
+    spider = _since_spider("2024-06-01")
+    body = (b"<html><body><a href='/world/2024/05/31/old-story.html'>old</a>"
+            b"<a href='/world/2024/06/02/new-story.html'>new</a>"
+            b"<a href='/world/'>section</a></body></html>")
+    request = Request("http://n.example/", meta={"site": "n.example", "found_via": "start",
+                                                 "hops": 0})
+    _, *requests = spider.parse_page(HtmlResponse("http://n.example/", body=body,
+                                                  request=request))
+    assert [r.url for r in requests] == ["http://n.example/world/2024/06/02/new-story.html",
+                                         "http://n.example/world/"]
 
 
 @pytest.mark.parametrize("kind", ["rss", "atom"])

@@ -29,6 +29,7 @@ from scrapy.utils.gz import gunzip, gzip_magic_number
 from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
 from twisted.python.failure import Failure
 
+from newscrawl.extraction.dates import url_date
 from newscrawl.extraction.decode import looks_binary
 from newscrawl.items import Article, Page
 from newscrawl.pipelines import published_before, since_day
@@ -125,11 +126,14 @@ class NewsSpider(scrapy.Spider):
         crawler.signals.connect(spider._item_scraped, signal=signals.item_scraped)
         return spider
 
-    def _before_since(self, dated: str | None) -> bool:
-        """A sitemap or feed entry dated before ``NEWSCRAWL_SINCE``: not requested, counted.
-        A sitemap's ``lastmod`` is when the page last changed, so it is never earlier than
-        its publication: nothing published since is skipped. An undated entry is requested."""
-        if published_before(dated, self.since):
+    def _before_since(self, url: str, dated: str | None = None) -> bool:
+        """A page dated before ``NEWSCRAWL_SINCE``: not requested, counted. The date is the
+        sitemap's ``lastmod`` or the feed's, else the day the URL spells (``/2024/05/31/``).
+        A ``lastmod`` is when the page last changed, never earlier than its publication, so
+        nothing published since is skipped. An undated page is requested."""
+        if self.since is None:
+            return False
+        if published_before(dated or url_date(url), self.since):
             self.crawler.stats.inc_value("newscrawl/skipped/before_since")
             return True
         return False
@@ -199,16 +203,16 @@ class NewsSpider(scrapy.Spider):
             for entry in entries:
                 # a sitemap last changed before NEWSCRAWL_SINCE lists nothing newer
                 if site.allows_domain(entry["loc"]) and not self._before_since(
-                        entry.get("lastmod")):
+                        entry["loc"], entry.get("lastmod")):
                     yield self._request(site, entry["loc"], self.parse_sitemap)
         elif kind == "urlset":
             self.crawler.stats.inc_value("newscrawl/discovered/sitemap", len(entries))
             for entry in entries:
                 if self._full(site):
                     return
-                if self._before_since(entry.get("lastmod")):
-                    continue
                 url = entry["loc"]
+                if self._before_since(url, entry.get("lastmod")):
+                    continue
                 if site.may_request(url):
                     via = "news_sitemap" if "news" in entry else "sitemap"
                     yield self._page_request(site, url, via, hops=0)
@@ -244,7 +248,7 @@ class NewsSpider(scrapy.Spider):
         self.crawler.stats.inc_value("newscrawl/discovered/feed", len(entries))
         for link, dated in entries:
             url = urljoin(response.url, link)
-            if self._before_since(dated):
+            if self._before_since(url, dated):
                 continue
             if site.may_request(url) and not self._full(site):
                 yield self._page_request(site, url, "feed", hops=0)
@@ -280,7 +284,7 @@ class NewsSpider(scrapy.Spider):
         if not site.follow_links or hops >= site.max_depth:
             return
         for link in self._link_extractors[site.name].extract_links(response):
-            if site.may_request(link.url):
+            if site.may_request(link.url) and not self._before_since(link.url):
                 yield self._page_request(site, link.url, "link", hops=hops + 1)
 
     # Failures ------------------------------------------------------------------------------
