@@ -152,6 +152,8 @@ SITEMAP = """<?xml version="1.0" encoding="UTF-8"?>
      <lastmod>2024-06-02T08:00:00+02:00</lastmod></url>
 <url><loc>http://n.example/world/undated-story</loc></url>
 <url><loc>http://n.example/world/2024/05/30/story-dated-by-its-url.html</loc></url>
+<url><loc>http://n.example/world/2024/05/29/story-with-a-bad-lastmod.html</loc>
+     <lastmod>yesterday</lastmod></url>
 </urlset>"""
 INDEX = """<?xml version="1.0" encoding="UTF-8"?>
 <sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
@@ -184,13 +186,13 @@ def test_sitemap_entries_dated_before_since_are_not_requested(since: str | None)
     children = [r.url for r in spider.parse_sitemap(_xml("http://n.example/index.xml", INDEX))]
     skipped = spider.crawler.stats.get_value("newscrawl/skipped/before_since")
     if since is None:
-        assert len(urls) == 4 and len(children) == 3 and skipped is None
+        assert len(urls) == 5 and len(children) == 3 and skipped is None
     else:
         assert urls == ["http://n.example/world/2024/06/02/new-story.html",
                         "http://n.example/world/undated-story"]
         assert children == ["http://n.example/sitemaps/2024-06.xml",
                             "http://n.example/sitemaps/pages.xml"]
-        assert skipped == 3
+        assert skipped == 4
 
 
 def test_links_whose_url_is_dated_before_since_are_not_followed() -> None:

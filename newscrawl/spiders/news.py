@@ -29,7 +29,7 @@ from scrapy.utils.gz import gunzip, gzip_magic_number
 from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
 from twisted.python.failure import Failure
 
-from newscrawl.extraction.dates import url_date
+from newscrawl.extraction.dates import parse_date, url_date
 from newscrawl.extraction.decode import looks_binary
 from newscrawl.items import Article, Page
 from newscrawl.pipelines import published_before, since_day
@@ -128,12 +128,12 @@ class NewsSpider(scrapy.Spider):
 
     def _before_since(self, url: str, dated: str | None = None) -> bool:
         """A page dated before ``NEWSCRAWL_SINCE``: not requested, counted. The date is the
-        sitemap's ``lastmod`` or the feed's, else the day the URL spells (``/2024/05/31/``).
-        A ``lastmod`` is when the page last changed, never earlier than its publication, so
-        nothing published since is skipped. An undated page is requested."""
+        sitemap's ``lastmod`` or the feed's when it reads as one, else the day the URL spells
+        (``/2024/05/31/``). A ``lastmod`` is when the page last changed, never earlier than its
+        publication, so nothing published since is skipped. An undated page is requested."""
         if self.since is None:
             return False
-        if published_before(dated or url_date(url), self.since):
+        if published_before((parse_date(dated) if dated else None) or url_date(url), self.since):
             self.crawler.stats.inc_value("newscrawl/skipped/before_since")
             return True
         return False
