@@ -35,7 +35,6 @@ from w3lib.url import canonicalize_url
 
 from newscrawl.extraction import Article as Extracted
 from newscrawl.extraction import Extractor, SiteMemory
-from newscrawl.extraction.dates import parse_date
 from newscrawl.items import Article, Page
 
 logger = logging.getLogger(__name__)
@@ -127,15 +126,6 @@ def since_day(settings: BaseSettings) -> str | None:
         return date.fromisoformat(str(value).strip()).isoformat()
     except ValueError:
         raise ValueError(f"NEWSCRAWL_SINCE={value!r}: give a day as YYYY-MM-DD") from None
-
-
-def published_before(value: str | None, day: str | None) -> bool:
-    """Whether a date string (ISO 8601, RFC 822, ...) names a day before ``day``; a date that
-    cannot be read is not before anything."""
-    if day is None or not value:
-        return False
-    iso = parse_date(value)
-    return iso is not None and iso[:10] < day
 
 
 def canonical(url: str, declared: str | None = None) -> str:
@@ -368,7 +358,7 @@ class ExtractionPipeline:
             raise self._drop(NotAnArticle(f"{url}: not an article ({why})"))
         if words < self.min_words:
             raise self._drop(TooShort(f"{url}: {words:.0f} words < {self.min_words}"))
-        if published_before(art.published, self.since):
+        if self.since and art.published and art.published[:10] < self.since:  # ISO dates
             raise self._drop(TooOld(f"{url}: published {art.published}, before {self.since}"))
         stats.inc_value("newscrawl/articles")
         return article_item(art, url, crawled_at=page["crawled_at"],

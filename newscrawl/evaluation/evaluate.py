@@ -215,8 +215,8 @@ def cross_validate(data_dir: str, folds: int = 5, limit: int | None = None,
             del oofs
             seed_f1 = [result["models"]["xgboost"]["page"]["all"]["f1"]]
             for seed in range(1, seeds):
-                proba = combined_members(members_out_of_fold(ds, splits, default_members(seed)),
-                                    "stage2", tables)
+                proba = combined_members(
+                    members_out_of_fold(ds, splits, default_members(seed)), "stage2", tables)
                 keep = kept(proba, raw)
                 seed_f1.append(page_summary(dataset_page_scores(ds, keep.__getitem__))["all"]["f1"])
             result["models"]["xgboost"]["seed_page_f1"] = seed_f1

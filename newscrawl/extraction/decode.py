@@ -29,7 +29,6 @@ _WRAPPER_ENCODING = re.compile(rb"""<text\b[^>]*\bencoding\s*=\s*["']?([\w.:-]+)
 _SNIFF_BYTES = 65536
 # Every byte but the control bytes that text does not use (below 9, and 14 to 31).
 _NOT_CONTROL = bytes(b for b in range(256) if not (b < 9 or 13 < b < 32))
-_CONTROL = bytes(b for b in range(256) if b < 9 or 13 < b < 32)
 
 
 class NotText(ValueError):
@@ -48,7 +47,7 @@ def _utf16_without_bom(head: bytes) -> str | None:
     for codec in ("utf-16-le", "utf-16-be"):
         text = head[: len(head) // 2 * 2].decode(codec, "replace")
         ascii_ = text.encode("ascii", "ignore")
-        controls = len(ascii_) - len(ascii_.translate(None, _CONTROL))
+        controls = len(ascii_.translate(None, _NOT_CONTROL))
         if "<" in text and len(ascii_) >= len(text) / 10 and controls <= len(text) / 32:
             return codec
     return None

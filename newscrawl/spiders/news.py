@@ -32,7 +32,7 @@ from twisted.python.failure import Failure
 from newscrawl.extraction.dates import parse_date, url_date
 from newscrawl.extraction.decode import looks_binary
 from newscrawl.items import Article, Page
-from newscrawl.pipelines import published_before, since_day
+from newscrawl.pipelines import since_day
 from newscrawl.spiders.sites import SiteConfig, load_sites, site_from_url
 
 logger = logging.getLogger(__name__)
@@ -133,7 +133,8 @@ class NewsSpider(scrapy.Spider):
         publication, so nothing published since is skipped. An undated page is requested."""
         if self.since is None:
             return False
-        if published_before((parse_date(dated) if dated else None) or url_date(url), self.since):
+        day = (parse_date(dated) if dated else None) or url_date(url)  # ISO 8601, or None
+        if day is not None and day[:10] < self.since:
             self.crawler.stats.inc_value("newscrawl/skipped/before_since")
             return True
         return False

@@ -217,7 +217,7 @@ def members_out_of_fold(ds: NodeDataset, splits: Sequence[tuple[np.ndarray, np.n
 
 
 def combined_members(predictions: Sequence[StackedPredictions], field: str,
-                tables: Sequence[NodeTable]) -> np.ndarray:
+                     tables: Sequence[NodeTable]) -> np.ndarray:
     """What ``NodeModel.predict`` makes of one field of the members' out-of-fold predictions,
     page by page (``tables``, in row order): the first member's alone on a page it is sure of
     (``model.page_is_sure``), the members' mean elsewhere."""
