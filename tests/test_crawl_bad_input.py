@@ -41,6 +41,7 @@ VALID = {**GOOD, INVALID_UTF8: EN[3], WRONG_CHARSET: EN[4], GBK_UNDECLARED: ZH[0
 HUGE = "/2024/01/20/a-twenty-megabyte-page.html"
 HUGE_STREAMED = "/2024/01/21/a-huge-page-without-length.html"
 PDF = "/2024/01/22/a-pdf-labelled-as-html.html"
+CROWDED = "/2024/01/28/sixty-thousand-one-word-paragraphs.html"
 STATUS = {"/2024/01/23/a-missing-article-page.html": 404,
           "/2024/01/24/a-server-error-article-page.html": 500,
           "/2024/01/25/an-unavailable-article-page.html": 503}
@@ -85,7 +86,8 @@ class _Handler(BaseHTTPRequestHandler):
         if path == "/robots.txt":
             return self._send(b"User-agent: *\nDisallow: /private/\n", "text/plain")
         if path == "/":
-            links = [*VALID, HUGE, HUGE_STREAMED, PDF, *STATUS, STALLED, SECRET, "/loop/a",
+            links = [*VALID, HUGE, HUGE_STREAMED, PDF, CROWDED, *STATUS, STALLED, SECRET,
+                     "/loop/a",
                      "/redirect/1", CALENDAR.format(y=2024, m=1)]
             html = "".join(f'<li><a href="{u}">{u}</a></li>' for u in links)
             return self._send(f"<html><body><h1>Hostile Times</h1><ul>{html}</ul></body></html>"
@@ -114,6 +116,8 @@ class _Handler(BaseHTTPRequestHandler):
             for _ in range(200):
                 self.wfile.write(b"<p>" + b"x" * 100_000 + b"</p>")
             return None
+        if path == CROWDED:  # 0.5 MB, but more text nodes than the extractor takes
+            return self._send(b"<html><body>" + b"<p>word</p>" * 60_000 + b"</body></html>")
         if path == PDF:
             return self._send(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n" + bytes(range(256)) * 400)
         if path in STATUS:
@@ -206,6 +210,7 @@ def test_every_drop_has_a_counted_reason(hostile_crawl: CrawlResult) -> None:
     dropped = hostile_crawl.dropped()
     assert dropped.get("too_large", 0) >= 2, dropped
     assert dropped.get("binary") == 1, dropped
+    assert dropped.get("too_many_nodes") == 1, dropped
     for code in (404, 500, 503):
         assert dropped.get(f"http_{code}", 0) >= 1, dropped
     assert dropped.get("timeout") == 1, dropped
@@ -214,7 +219,7 @@ def test_every_drop_has_a_counted_reason(hostile_crawl: CrawlResult) -> None:
     # the front page and the calendar pages: not articles, or nothing worth keeping
     assert dropped.get("not_article", 0) + dropped.get("no_content", 0) >= 4, dropped
     pipeline = {"not_article", "too_short", "duplicate_url", "duplicate_text", "binary",
-                "empty", "no_text", "no_content", "extraction_error"}
+                "empty", "no_text", "no_content", "too_many_nodes", "extraction_error"}
     downloaded_pages = hostile_crawl.stat("newscrawl/pages")
     assert downloaded_pages == len(hostile_crawl.items) + sum(
         v for k, v in dropped.items() if k in pipeline)

@@ -22,6 +22,7 @@ import pytest
 from modelutil import keep_all_model
 
 from newscrawl.extraction import Extractor
+from newscrawl.extraction.extractor import ExtractorOptions
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pages"
 REPO = Path(__file__).resolve().parent.parent
@@ -176,9 +177,18 @@ def test_body_over_max_bytes_is_refused(extractor: Extractor) -> None:
     assert (article.text, article.reason) == ("", "too_large")
 
 
+def test_page_with_more_text_nodes_than_max_nodes_is_refused(stub_model: Path) -> None:
+    extractor = Extractor(stub_model, ExtractorOptions(max_nodes=100))
+    at_limit = extractor.extract("<html><body>" + "<p>word</p>" * 100, None)
+    assert at_limit.reason is None and at_limit.text.split() == ["word"] * 100
+    over = extractor.extract("<html><body>" + "<p>word</p>" * 101, None)
+    assert (over.text, over.reason, over.nodes_total) == ("", "too_many_nodes", 0)
+
+
 _RSS_CHILD = """
 import resource, sys
 from newscrawl.extraction import Extractor
+from newscrawl.extraction.extractor import ExtractorOptions
 extractor = Extractor(sys.argv[1])
 size = int(sys.argv[2])
 para = b"<p>" + b"word " * 200 + b"</p>\\n"

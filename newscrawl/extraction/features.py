@@ -447,7 +447,12 @@ def _norm(text: str) -> str:
     return collapse_spaces(text).lower()
 
 
-def node_features(root: etree._Element, links: dict, meta: Metadata | None = None) -> NodeTable:
+class TooManyNodes(ValueError):
+    """A page with more text nodes than the caller allows; raised before the arrays are built."""
+
+
+def node_features(root: etree._Element, links: dict, meta: Metadata | None = None,
+                  max_nodes: int | None = None) -> NodeTable:
     """Walk the cleaned tree once and compute every text node's row of ``FEATURE_NAMES``.
 
     ``links`` maps block elements to (link characters, link count), as counted by ``clean``
@@ -457,6 +462,8 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     (tag_code, parent, depth, end, masks, texts, owner, tails, cont, link_at, keyed,
      keys) = _walk(root, links)
     n = len(texts)
+    if max_nodes is not None and n > max_nodes:
+        raise TooManyNodes(f"{n} text nodes, more than {max_nodes}")
     n_el = len(tag_code)
     X = np.zeros((n, len(FEATURE_NAMES)), dtype=np.float32)
     X[:, _COL["site_recurrence"]: _COL["site_pages"] + 1] = np.nan  # until ``site`` fills them
