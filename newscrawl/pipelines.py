@@ -296,6 +296,11 @@ def _warc_date(crawled_at: str) -> str:
 class ExtractionPipeline:
     """Runs the extraction library on the body Scrapy already downloaded (no second fetch)."""
 
+    slow_page_ms = 1000.0
+    """Extraction runs in the reactor thread, so a page this slow (a hundred times the median)
+    holds every download while it is read: it is logged at WARNING with its size and stages,
+    and counted, so that whoever runs the crawl can find it."""
+
     def __init__(self, crawler: Crawler, extractor: Extractor, min_words: int,
                  since: str | None = None):
         self.crawler = crawler
@@ -346,6 +351,11 @@ class ExtractionPipeline:
         stats.inc_value("newscrawl/nodes_total", art.nodes_total)
         stats.inc_value("newscrawl/nodes_kept", art.nodes_kept)
         url = page["url"]
+        if elapsed >= self.slow_page_ms:
+            stats.inc_value("newscrawl/slow_pages")
+            logger.warning("Slow page %s: %.0f ms to extract %d bytes (%s)", url, elapsed,
+                           len(page["body"]), ", ".join(
+                               f"{stage} {ms:.0f} ms" for stage, ms in art.timings_ms.items()))
         if not art.ok:
             raise self._drop(Unusable(art.reason or "no_text",
                                       f"{url}: no text ({art.reason or 'no_text'})"))

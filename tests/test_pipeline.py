@@ -150,6 +150,23 @@ def test_unusable_body_dropped_with_library_reason(body: bytes, reason: str) -> 
     assert crawler.stats.get_value(f"newscrawl/dropped/{reason}") == 1
 
 
+def test_slow_page_is_logged_with_its_stages_and_counted(
+        site: tuple[Path, dict], caplog: pytest.LogCaptureFixture) -> None:
+    root, manifest = site
+    path = manifest["articles"][0]["path"]
+    crawler = _crawler()
+    pipe = build_from_crawler(ExtractionPipeline, crawler)
+    with caplog.at_level("WARNING", logger="newscrawl.pipelines"):
+        pipe.process_item(_page(root, path))  # a few ms: under the threshold
+        assert crawler.stats.get_value("newscrawl/slow_pages") is None and not caplog.records
+        pipe.slow_page_ms = 0.0
+        pipe.process_item(_page(root, path, url="http://news.example/again"))
+    assert crawler.stats.get_value("newscrawl/slow_pages") == 1
+    (record,) = caplog.records
+    assert record.levelname == "WARNING" and "http://news.example/again" in record.getMessage()
+    assert "features" in record.getMessage() and "predict" in record.getMessage()
+
+
 def test_short_article_dropped_as_too_short() -> None:
     crawler = _crawler(NEWSCRAWL_MIN_WORDS=80)
     pipe = build_from_crawler(ExtractionPipeline, crawler)
