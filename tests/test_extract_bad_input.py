@@ -265,3 +265,14 @@ def test_react_streamed_segments_are_read_in_place(extractor: Extractor, swap: s
     text = extractor.extract(page, "http://example.test/a").text
     assert EN in text
     assert text.index("Site header line") < text.index(EN) < text.index("Footer line")
+
+
+def test_text_around_a_moved_react_segment_stays_where_it_was(extractor: Extractor) -> None:
+    page = (f"<html><body><div><p>Site header line</p><template id=\"B:0\"></template>Words "
+            f"after the boundary<p>Middle paragraph</p>Words before the segment"
+            f"<div hidden id=\"S:0\"><article><p>{EN}</p></article></div>Words after the "
+            f"segment<p>Last paragraph</p></div></body></html>").encode()
+    text = one_line(extractor.extract(page, "http://example.test/a").text)
+    order = ["Site header line", EN, "Words after the boundary", "Middle paragraph",
+             "Words before the segment", "Words after the segment", "Last paragraph"]
+    assert [text.index(piece) for piece in order] == sorted(text.index(p) for p in order), text

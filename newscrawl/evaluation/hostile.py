@@ -22,8 +22,9 @@ import subprocess
 import sys
 from typing import Any
 
-SHAPES: dict[str, tuple[str, str, str]] = {
-    # name: (opening, piece repeated, closing); ``{i}`` in a piece is its index
+SHAPES: dict[str, tuple[str, ...]] = {
+    # name: (opening, piece repeated n times, closing[, second piece repeated n times, end]);
+    # ``{i}`` in a piece is its index
     "br_in_block": ("<div>", "word<br>", "</div>"),
     "link_around_images": ("<p><a href='/x'>", "word<img src='i.png'>", "</a></p>"),
     "links_in_block": ("<div>", "<a href='/q'>word</a> ", "</div>"),
@@ -36,14 +37,21 @@ SHAPES: dict[str, tuple[str, str, str]] = {
     "nested_blocks": ("", "<div>word", ""),
     "author_metas": ("<head>", "<meta name='author' content='Ann Lee {i}'>", "</head><p>x</p>"),
     "times": ("<p>", "<time datetime='2024-01-01'>word</time>", "</p>"),
+    # React's streamed segments arrive together at the end of the body, each to be moved
+    # into the boundary that shares its number
+    "react_segments": ("", "<template id='B:{i}'></template>word ", "",
+                       "<div hidden id='S:{i}'><p>word</p></div>after ", ""),
 }
 
 _CHILD = """
 import json, resource, sys, time
 from newscrawl import extract
-opening, piece, closing, n = json.loads(sys.argv[1])
-body = piece * n if "{i}" not in piece else "".join(piece.replace("{i}", str(i)) for i in range(n))
-html = ("<html><body>" + opening + body + closing + "</body></html>").encode()
+parts, n = json.loads(sys.argv[1])
+def repeat(piece):
+    return piece * n if "{i}" not in piece else "".join(
+        piece.replace("{i}", str(i)) for i in range(n))
+body = "".join(repeat(part) if k % 2 else part for k, part in enumerate(parts))
+html = ("<html><body>" + body + "</body></html>").encode()
 extract(b"<p>warm up</p>", None)
 start = time.perf_counter()
 article = extract(html, "http://example.test/2024/01/01/page")
@@ -56,11 +64,11 @@ print(json.dumps({"bytes": len(html), "seconds": seconds, "reason": article.reas
 
 def measure(name: str, megabytes: float, timeout: float = 900) -> dict[str, Any]:
     """Extract shape ``name`` at about ``megabytes`` in a child process; its figures."""
-    opening, piece, closing = SHAPES[name]
-    n = max(1, int(megabytes * 1e6 / len(piece.replace("{i}", "00000"))))
+    parts = SHAPES[name]
+    per_n = sum(len(part.replace("{i}", "00000")) for part in parts[1::2])
+    n = max(1, int(megabytes * 1e6 / per_n))
     try:
-        out = subprocess.run([sys.executable, "-c", _CHILD,
-                              json.dumps([opening, piece, closing, n])],
+        out = subprocess.run([sys.executable, "-c", _CHILD, json.dumps([parts, n])],
                              capture_output=True, text=True, timeout=timeout, check=True)
     except subprocess.TimeoutExpired:
         return {"bytes": None, "seconds": None, "reason": f"over {timeout:.0f} s"}
