@@ -322,3 +322,48 @@ def test_decode_page_hands_back_the_bytes_only_when_they_are_the_texts_utf8() ->
     assert decode_page(page.replace(b"\xc3\xa9", b"\xe9"))[2] is None  # not valid UTF-8
     assert decode_page("<p>déjà</p>".encode("cp1252"), "text/html; charset=cp1252")[2] is None
     assert decode_page("<p>str</p>")[2] is None
+
+
+# ----------------------------------------------------- undeclared Latin code pages, by language
+
+LATIN = {
+    "fr": ("cp1252", "Le maire a présenté mercredi le projet de rénovation du théâtre, fermé "
+                     "depuis trois ans ; la façade sera restaurée et la salle gagnera deux cents "
+                     "fauteuils, même si l'opposition dénonce un chantier trop cher."),
+    "it": ("cp1252", "Il consiglio comunale ha approvato ieri sera il nuovo piano del traffico, "
+                     "che entrerà in vigore a settembre. Però i commercianti del centro temono "
+                     "un calo delle vendite e chiedono più parcheggi."),
+    "da": ("cp1252", "Kommunen har besluttet at bygge en ny skole i den nordlige del af byen. "
+                     "Byggeriet skal stå færdigt om tre år, og forældrene har længe klaget over "
+                     "de små bygninger."),
+    "lv": ("cp1257", "Pilsētas dome otrdien apstiprināja nākamā gada budžetu. Visvairāk naudas "
+                     "tiks novirzīts skolu renovācijai un jaunas tramvaja līnijas būvniecībai, "
+                     "kas savienos ziemeļu mikrorajonus ar centru."),
+    "cs": ("cp1250", "Zastupitelstvo města v úterý schválilo rozpočet na příští rok. Největší "
+                     "část peněz půjde na opravy škol a na stavbu nové tramvajové trati, která "
+                     "propojí sídliště na severu s centrem."),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(LATIN))
+@pytest.mark.parametrize("declared_by", ["html", "meta"])
+def test_undeclared_latin_code_page_follows_the_declared_language(lang: str,
+                                                                  declared_by: str) -> None:
+    """The detector alone reads such paragraphs as cp1250 (French ``crčme``, Danish
+    ``fćrdigt``) or Latvian as cp1250; a browser's locale default settles it, and so does the
+    language the page declares."""
+    charset, text = LATIN[lang]
+    body = (page(text, lang=lang) if declared_by == "html" else page(
+        text, head=f'<meta http-equiv="Content-Language" content="{lang}">')).encode(charset)
+    encoding, decoded = decode(body)
+    assert text in decoded, encoding
+
+
+@pytest.mark.parametrize(("lang", "declared"), [("cs", "en"), ("cs", "fr"), ("cs", "de")])
+def test_a_declared_language_the_bytes_do_not_spell_is_not_followed(lang: str,
+                                                                    declared: str) -> None:
+    # Czech read as cp1252 spells "pøíštì": not English, French or German.
+    charset, text = LATIN[lang]
+    encoding, decoded = decode(page(text, lang=declared).encode(charset))
+    assert codecs.lookup(encoding).name == codecs.lookup(charset).name
+    assert text in decoded

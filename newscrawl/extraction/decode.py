@@ -1,12 +1,14 @@
 """Bytes to text the way a browser chooses the encoding, without ever raising.
 
 Order: BOM, the HTTP Content-Type header, ``<meta charset>`` (also inside a non-HTML wrapper
-such as ``<text encoding="gb2312">``), then a statistical guess, then UTF-8. Legacy labels are
+such as ``<text encoding="gb2312">``), then a statistical guess, in which the language the page
+declares settles the Latin code pages the guess confuses, then UTF-8. Legacy labels are
 upgraded to their supersets (gb2312/gbk → gb18030, latin-1 → cp1252) by w3lib.
 """
 
 from __future__ import annotations
 
+import codecs
 import html
 import re
 
@@ -135,6 +137,84 @@ def _detect_tolerant(body: bytes) -> str | None:
     return None
 
 
+# Languages written in Latin script: their legacy code page (the locale default a browser
+# falls back to for an undeclared page) and the letters beyond ASCII their words use. The
+# detector tells other scripts apart well; it is the Latin code pages, which differ in a
+# handful of letters, that it confuses on a short page.
+_LATIN_LANGUAGES = {
+    "en": ("cp1252", "éèêëàâäçñöüïôûœæ"),  # loanwords: café, naïve, façade
+    "fr": ("cp1252", "àâæçéèêëîïôœùûüÿ"),
+    "es": ("cp1252", "áéíóúñü"),
+    "pt": ("cp1252", "áâãàçéêíóôõú"),
+    "it": ("cp1252", "àèéìíîòóùú"),
+    "de": ("cp1252", "äöüß"),
+    "nl": ("cp1252", "éèëïöüáóúàâêô"),
+    "sv": ("cp1252", "åäöé"),
+    "da": ("cp1252", "æøåé"),
+    "no": ("cp1252", "æøåéò"),
+    "nb": ("cp1252", "æøåéò"),
+    "nn": ("cp1252", "æøåéò"),
+    "fi": ("cp1252", "äöåšž"),
+    "is": ("cp1252", "áðéíóúýþæö"),
+    "ca": ("cp1252", "àçèéíïòóúü"),
+    "pl": ("cp1250", "ąćęłńóśźż"),
+    "cs": ("cp1250", "áčďéěíňóřšťúůýž"),
+    "sk": ("cp1250", "áäčďéíĺľňóôŕšťúýž"),
+    "hu": ("cp1250", "áéíóöőúüű"),
+    "sl": ("cp1250", "čćšž"),
+    "hr": ("cp1250", "čćđšž"),
+    "bs": ("cp1250", "čćđšž"),
+    "ro": ("cp1250", "ăâîșțşţ"),
+    "tr": ("cp1254", "çğıöşüâî"),
+    "lt": ("cp1257", "ąčęėįšųūž"),
+    "lv": ("cp1257", "āčēģīķļņšūž"),
+    "et": ("cp1257", "äöõüšž"),
+}
+# Single-byte code pages of Latin script, as codecs names them: a detector's guess among these
+# is one the declared language may overrule.
+_LATIN_CODECS = frozenset({
+    "cp1250", "cp1252", "cp1254", "cp1257", "cp437", "cp775", "cp850", "cp852", "cp858",
+    "latin-1", "iso8859-1", "iso8859-2", "iso8859-3", "iso8859-4", "iso8859-9", "iso8859-10",
+    "iso8859-13", "iso8859-14", "iso8859-15", "iso8859-16", "mac-latin2", "mac-roman",
+    "mac-iceland", "mac-turkish", "hp-roman8",
+})
+_DECLARED_LANGUAGE = re.compile(
+    rb"""<html\b[^>]*?\blang\s*=\s*["']?\s*([a-z]{2,3})\b"""
+    rb"""|http-equiv\s*=\s*["']?content-language["']?\s+content\s*=\s*["']?\s*([a-z]{2,3})\b""",
+    re.I)
+
+
+def _declared_latin_language(body: bytes) -> str | None:
+    """The page's declared language (``<html lang>``, or ``Content-Language`` in a
+    ``<meta>``) when it is one of ``_LATIN_LANGUAGES``."""
+    m = _DECLARED_LANGUAGE.search(body, 0, _SNIFF_BYTES)
+    if m is None:
+        return None
+    lang = (m.group(1) or m.group(2)).decode("ascii").lower()
+    return lang if lang in _LATIN_LANGUAGES else None
+
+
+def _latin_codec(name: str | None) -> bool:
+    try:
+        return name is not None and codecs.lookup(name).name in _LATIN_CODECS
+    except LookupError:
+        return False
+
+
+def _spells(text: str, lang: str) -> bool:
+    """Whether ``text`` reads as ``lang``: its letters beyond ASCII (19 in 20 at least) are
+    that language's. Czech read as cp1252 spells ``pøíštì``, Polish ``przyjê³a``."""
+    alphabet = _LATIN_LANGUAGES[lang][1]
+    letters = inside = 0
+    for c in text[:_SNIFF_BYTES].casefold():
+        if c > "\x7f" and c.isalpha():
+            letters += 1
+            inside += c in alphabet
+        elif c > "\x7f" and (c.isdigit() or c.isnumeric()):
+            letters += 1  # ``³`` or ``¹`` where a letter was meant
+    return inside >= 0.95 * letters
+
+
 def _choose_encoding(body: bytes, content_type: str | None = None
                      ) -> tuple[str, str | None]:
     """The codec to read ``body`` with, checked against the bytes rather than trusted.
@@ -183,6 +263,15 @@ def _choose_encoding(body: bytes, content_type: str | None = None
     if _nearly_decodes(body, "utf-8"):
         return "utf-8", utf8
     guess = _detect(body) or _detect_tolerant(body)
+    # Detectors confuse the Latin code pages on a short page (French or Italian as cp1250,
+    # Latvian as cp1250); the language the page declares settles it, as a browser's locale
+    # would, when its code page spells the bytes in that language.
+    lang = _declared_latin_language(body)
+    if lang and weak_fallback is None and (guess is None or _latin_codec(guess)):
+        hinted = _LATIN_LANGUAGES[lang][0]
+        text = _decodes(body, hinted)
+        if hinted != guess and text is not None and _spells(text, lang):
+            return hinted, utf8
     if guess and (weak_fallback is None or resolve_encoding(guess) not in _WEAK):
         return guess, utf8
     return weak_fallback or header or meta or "utf-8", utf8
