@@ -367,3 +367,15 @@ def test_a_declared_language_the_bytes_do_not_spell_is_not_followed(lang: str,
     encoding, decoded = decode(page(text, lang=declared).encode(charset))
     assert codecs.lookup(encoding).name == codecs.lookup(charset).name
     assert text in decoded
+
+
+@pytest.mark.parametrize(("lang", "url"), [("fr", "http://www.journal.fr/2024/01/03/budget"),
+                                           ("lv", "https://zinas.example.lv/raksts/1"),
+                                           ("cs", "http://www.noviny.fr/clanek")])
+def test_undeclared_page_without_a_language_takes_its_country_domain(lang: str, url: str) -> None:
+    """A page that declares no language is read as its country domain's, when that language's
+    code page spells it; a Czech page on a French domain is not French and keeps cp1250."""
+    charset, text = LATIN[lang]
+    assert "lang=" not in page(text)
+    _, decoded = decode(page(text).encode(charset), None, url)
+    assert text in decoded

@@ -11,6 +11,7 @@ from __future__ import annotations
 import codecs
 import html
 import re
+from urllib.parse import urlsplit
 
 from charset_normalizer import from_bytes
 from w3lib.encoding import (
@@ -170,6 +171,16 @@ _LATIN_LANGUAGES = {
     "lv": ("cp1257", "āčēģīķļņšūž"),
     "et": ("cp1257", "äöõüšž"),
 }
+# Country domains with one Latin-script language, for a page that declares none (browsers
+# weigh the domain the same way: Firefox's detector takes the top-level domain as a hint).
+_LANGUAGE_OF_DOMAIN = {
+    "fr": "fr", "es": "es", "mx": "es", "ar": "es", "co": "es", "cl": "es", "pe": "es",
+    "pt": "pt", "br": "pt", "it": "it", "de": "de", "at": "de", "nl": "nl", "se": "sv",
+    "dk": "da", "no": "no", "fi": "fi", "is": "is", "cat": "ca", "pl": "pl", "cz": "cs",
+    "sk": "sk", "hu": "hu", "si": "sl", "hr": "hr", "ba": "bs", "ro": "ro", "tr": "tr",
+    "lt": "lt", "lv": "lv", "ee": "et", "uk": "en", "ie": "en", "us": "en", "au": "en",
+    "nz": "en",
+}
 # Single-byte code pages of Latin script, as codecs names them: a detector's guess among these
 # is one the declared language may overrule.
 _LATIN_CODECS = frozenset({
@@ -184,13 +195,18 @@ _DECLARED_LANGUAGE = re.compile(
     re.I)
 
 
-def _declared_latin_language(body: bytes) -> str | None:
-    """The page's declared language (``<html lang>``, or ``Content-Language`` in a
-    ``<meta>``) when it is one of ``_LATIN_LANGUAGES``."""
+def _latin_language(body: bytes, url: str | None) -> str | None:
+    """The page's language when it is one of ``_LATIN_LANGUAGES``: as declared (``<html
+    lang>``, or ``Content-Language`` in a ``<meta>``), else as its country domain says."""
     m = _DECLARED_LANGUAGE.search(body, 0, _SNIFF_BYTES)
-    if m is None:
-        return None
-    lang = (m.group(1) or m.group(2)).decode("ascii").lower()
+    if m is not None:
+        lang = (m.group(1) or m.group(2)).decode("ascii").lower()
+    else:
+        try:
+            host = urlsplit(url or "").hostname or ""
+        except ValueError:
+            host = ""
+        lang = _LANGUAGE_OF_DOMAIN.get(host.rpartition(".")[2], "")
     return lang if lang in _LATIN_LANGUAGES else None
 
 
@@ -215,7 +231,7 @@ def _spells(text: str, lang: str) -> bool:
     return inside >= 0.95 * letters
 
 
-def _choose_encoding(body: bytes, content_type: str | None = None
+def _choose_encoding(body: bytes, content_type: str | None = None, url: str | None = None
                      ) -> tuple[str, str | None]:
     """The codec to read ``body`` with, checked against the bytes rather than trusted.
 
@@ -264,9 +280,9 @@ def _choose_encoding(body: bytes, content_type: str | None = None
         return "utf-8", utf8
     guess = _detect(body) or _detect_tolerant(body)
     # Detectors confuse the Latin code pages on a short page (French or Italian as cp1250,
-    # Latvian as cp1250); the language the page declares settles it, as a browser's locale
-    # would, when its code page spells the bytes in that language.
-    lang = _declared_latin_language(body)
+    # Latvian as cp1250); the page's language (declared, or its country domain's) settles it,
+    # as a browser's locale would, when its code page spells the bytes in that language.
+    lang = _latin_language(body, url)
     if lang and weak_fallback is None and (guess is None or _latin_codec(guess)):
         hinted = _LATIN_LANGUAGES[lang][0]
         text = _decodes(body, hinted)
@@ -277,18 +293,22 @@ def _choose_encoding(body: bytes, content_type: str | None = None
     return weak_fallback or header or meta or "utf-8", utf8
 
 
-def decode(body: bytes | str, content_type: str | None = None) -> tuple[str, str]:
+def decode(body: bytes | str, content_type: str | None = None, url: str | None = None
+           ) -> tuple[str, str]:
     """Return ``(encoding, text)``; raise :class:`NotText` for empty or binary bodies.
 
     See ``decode_page``, which also hands back the bytes when they are the text's UTF-8.
     """
-    encoding, text, _ = decode_page(body, content_type)
+    encoding, text, _ = decode_page(body, content_type, url)
     return encoding, text
 
 
-def decode_page(body: bytes | str, content_type: str | None = None
+def decode_page(body: bytes | str, content_type: str | None = None, url: str | None = None
                 ) -> tuple[str, str, bytes | None]:
     """Return ``(encoding, text, utf8)``; raise :class:`NotText` for empty or binary bodies.
+
+    ``url``, the page's address, lends its country domain (``.fr``, ``.lv``) as the page's
+    language when the page declares none.
 
     ``utf8`` is ``body`` itself when it is exactly the UTF-8 encoding of ``text`` (it decoded
     strictly as UTF-8, without a BOM), else None: the parser can then read the bytes as they
@@ -313,7 +333,7 @@ def decode_page(body: bytes | str, content_type: str | None = None
         raise NotText("empty")
     if looks_binary(body):
         raise NotText("binary")
-    encoding, utf8 = _choose_encoding(body, content_type)
+    encoding, utf8 = _choose_encoding(body, content_type, url)
     source = None
     if encoding == "utf-8" and utf8 is not None:
         text = utf8  # what html_to_unicode would give: valid UTF-8, no BOM (handled above)

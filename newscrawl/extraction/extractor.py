@@ -62,7 +62,7 @@ def page_nodes(body: bytes | str, url: str | None = None, *, content_type: str |
         return page
     t0 = time.perf_counter()
     try:
-        page.encoding, text, utf8 = decode_page(body, content_type)
+        page.encoding, text, utf8 = decode_page(body, content_type, url)
     except NotText as exc:
         page.reason = str(exc)
         return page
