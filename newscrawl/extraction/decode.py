@@ -1,9 +1,10 @@
 """Bytes to text the way a browser chooses the encoding, without ever raising.
 
 Order: BOM, the HTTP Content-Type header, ``<meta charset>`` (also inside a non-HTML wrapper
-such as ``<text encoding="gb2312">``), then a statistical guess, in which the language the page
-declares settles the Latin code pages the guess confuses, then UTF-8. Legacy labels are
-upgraded to their supersets (gb2312/gbk → gb18030, latin-1 → cp1252) by w3lib.
+such as ``<text encoding="gb2312">``), then a statistical guess, in which the page's language
+(declared, or its country domain's) settles the Latin code pages the guess confuses, then
+UTF-8. Legacy labels are upgraded to their supersets (gb2312/gbk → gb18030, latin-1 → cp1252)
+by w3lib.
 """
 
 from __future__ import annotations
