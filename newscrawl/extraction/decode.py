@@ -227,7 +227,7 @@ def _spells(text: str, lang: str) -> bool:
         if c > "\x7f" and c.isalpha():
             letters += 1
             inside += c in alphabet
-        elif c > "\x7f" and (c.isdigit() or c.isnumeric()):
+        elif c > "\x7f" and c.isnumeric():
             letters += 1  # ``³`` or ``¹`` where a letter was meant
     return inside >= 0.95 * letters
 
@@ -283,8 +283,8 @@ def _choose_encoding(body: bytes, content_type: str | None = None, url: str | No
     # Detectors confuse the Latin code pages on a short page (French or Italian as cp1250,
     # Latvian as cp1250); the page's language (declared, or its country domain's) settles it,
     # as a browser's locale would, when its code page spells the bytes in that language.
-    lang = _latin_language(body, url)
-    if lang and weak_fallback is None and (guess is None or _latin_codec(guess)):
+    if (weak_fallback is None and (guess is None or _latin_codec(guess))
+            and (lang := _latin_language(body, url))):
         hinted = _LATIN_LANGUAGES[lang][0]
         text = _decodes(body, hinted)
         if hinted != guess and text is not None and _spells(text, lang):

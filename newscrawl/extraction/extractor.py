@@ -21,15 +21,17 @@ from .parse import parse
 from .site import SiteMemory
 
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent.parent / "models" / "nodes-v1.ubj"
+MAX_BYTES = 20_000_000
+MAX_NODES = 50_000
 
 
 @dataclass(frozen=True, slots=True)
 class ExtractorOptions:
     """Tunables of extraction; the library's default settings."""
 
-    max_bytes: int = 20_000_000
+    max_bytes: int = MAX_BYTES
     """Bodies larger than this are refused (``reason="too_large"``) rather than parsed."""
-    max_nodes: int = 50_000
+    max_nodes: int = MAX_NODES
     """Pages with more text nodes than this are refused (``reason="too_many_nodes"``) before
     their features are computed. The largest of the 1,647 pages in the project's data sets
     has 2,640; a 10 MB page of 900,000 one-word paragraphs took 9.4 s and 1.9 GB of memory."""
@@ -48,7 +50,7 @@ class PageNodes:
 
 
 def page_nodes(body: bytes | str, url: str | None = None, *, content_type: str | None = None,
-               max_bytes: int = 20_000_000, max_nodes: int = 50_000,
+               max_bytes: int = MAX_BYTES, max_nodes: int = MAX_NODES,
                respell: Callable[[etree._Element, Metadata], Metadata] | None = None
                ) -> PageNodes:
     """Decode, parse, read metadata, clean and compute node features; never raises on bad input.
