@@ -67,6 +67,23 @@ def test_stray_end_tags_before_content() -> None:
     assert "still here" in text_of(root)
 
 
+@pytest.mark.parametrize("end", ["</body></html>", "</BODY>\n</HTML >", "</html>"])
+@pytest.mark.parametrize("as_bytes", [False, True])
+def test_a_document_closed_early_reads_on_as_a_browser_does(end: str, as_bytes: bool) -> None:
+    """libxml2 drops everything after ``</html>``; some templates close the page before
+    printing the article."""
+    text = (f"<html><body><nav>Home · Blog</nav>{end}\n<div class=post><h1>Title</h1>"
+            "<p>The article, after the end tags. 文章</p></div>\n</body></html>\n")
+    root = parse(text, text.encode() if as_bytes else None)
+    assert text_of(root) == "Home · Blog Title The article, after the end tags. 文章"
+    assert root.find("body").xpath("string(.//p)").startswith("The article")
+
+
+def test_end_tags_followed_by_nothing_leave_the_text_alone() -> None:
+    text = "<html><body><p>só</p></body>\n</html>\n\n"
+    assert text_of(parse(text, text.encode())) == "só"
+
+
 def test_each_call_gets_a_fresh_tree() -> None:
     a = parse("<p>one</p>")
     b = parse("<p>one</p>")

@@ -13,6 +13,11 @@ _VOID = frozenset({
     "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
     "source", "track", "wbr",
 })
+# End tags of the document. libxml2 drops everything after ``</html>``; a browser reads on into
+# the body (HTML5's "after after body" mode), and so must we: some templates close the document
+# early and print the article after it (WCXB page 0310 keeps its whole blog post there).
+_DOCUMENT_END = re.compile(r"</(?:body|html)\s*>", re.I)
+_DOCUMENT_END_BYTES = re.compile(rb"</(?:body|html)\s*>", re.I)
 # libxml2 gives up (and drops the rest of the page) past 256 open elements, 2048 with
 # huge_tree; the re-parse keeps nesting well under that.
 _MAX_DEPTH = 1000
@@ -82,6 +87,19 @@ def _fromstring(text: str, utf8: bytes | None = None
         return None, parser
 
 
+def _read_on(text: str, utf8: bytes | None) -> tuple[str, bytes | None]:
+    """Remove the document's end tags when anything but more of them follows the first."""
+    found = (_DOCUMENT_END_BYTES.search(utf8) if utf8 is not None
+             else _DOCUMENT_END.search(text))
+    if found is None:
+        return text, utf8
+    start = found.start() if utf8 is None else len(utf8[:found.start()].decode("utf-8"))
+    rest = _DOCUMENT_END.sub("", text[start:])
+    if not rest.strip():
+        return text, utf8
+    return text[:start] + rest, None
+
+
 def parse(text: str, utf8: bytes | None = None) -> etree._Element:
     """Parse HTML leniently; an unparsable document gives an empty ``<html>`` root.
 
@@ -95,7 +113,8 @@ def parse(text: str, utf8: bytes | None = None) -> etree._Element:
     stripping them afterwards. libxml2 caps nesting depth in C, so nothing recurses in Python;
     but at the cap it stops reading and silently drops the rest of the page (256 unclosed
     ``<font>`` tags are enough without ``huge_tree``), so such a document is parsed again with
-    its excess start tags removed.
+    its excess start tags removed. Markup after the document's end tags is read into the body,
+    as a browser reads it, where libxml2 would drop it.
     """
     m = _XML_DECLARATION.match(text)
     if m:
@@ -105,6 +124,7 @@ def parse(text: str, utf8: bytes | None = None) -> etree._Element:
     if (b"\x00" in utf8) if utf8 is not None else ("\x00" in text):
         text = text.replace("\x00", "")
         utf8 = None
+    text, utf8 = _read_on(text, utf8)
     root, parser = _fromstring(text, utf8)
     if _too_deep(parser):
         root, _ = _fromstring(_flatten(text))
