@@ -379,3 +379,72 @@ def test_undeclared_page_without_a_language_takes_its_country_domain(lang: str, 
     assert "lang=" not in page(text)
     _, decoded = decode(page(text).encode(charset), None, url)
     assert text in decoded
+
+
+def bare_page(text: str) -> str:
+    """A page with little markup around its text, as old hand-written pages are: the less
+    ASCII around the letters, the more the detector's guess rests on them."""
+    return f"<html><body><p>{text}</p></body></html>"
+
+
+# Paragraphs the detector alone misread on a bare page: Turkish as ISO-8859-10 ("küįük"),
+# Polish in ISO-8859-2 as cp1250 ("Rz±d"), Finnish as Big5 ("hyv鄢syi"), French as cp1250;
+# which paragraph it misreads moves with the markup around it.
+UNNAMED = {
+    "tr": "Hükümet küçük işletmeleri desteklemek için yeni önlemler açıkladı. Ekonomi bakanı "
+          "programın gelecek ay başlayacağını söyledi.",
+    "pl": "Rząd ogłosił nowe środki wsparcia dla małych firm. Minister gospodarki powiedział, "
+          "że program ruszy w przyszłym miesiącu.",
+    "fi": "Kaupunginvaltuusto hyväksyi tiistaina ensi vuoden talousarvion. Suurin osa rahoista "
+          "käytetään koulujen peruskorjaukseen ja uuden raitiotielinjan rakentamiseen, joka "
+          "yhdistää pohjoiset lähiöt keskustaan.",
+    "it": LATIN["it"][1],
+}
+
+
+@pytest.mark.parametrize(("lang", "charset"), [
+    ("tr", "cp1254"), ("tr", "iso8859-9"), ("pl", "cp1250"), ("pl", "iso8859-2"),
+    ("fi", "cp1252"), ("it", "cp1252"), ("fr", "cp1252"), ("lv", "cp1257"), ("cs", "iso8859-2"),
+])
+def test_undeclared_latin_page_naming_no_language_is_read_in_its_words_language(
+        lang: str, charset: str) -> None:
+    """No charset, no ``lang``, no country domain: the language of the page's own words, read
+    in the detector's guess, picks the code page (the Windows one or its ISO sibling) that
+    spells them."""
+    text = UNNAMED[lang] if lang in UNNAMED else LATIN[lang][1]
+    body = bare_page(text).encode(charset)
+    assert b"lang=" not in body
+    encoding, decoded = decode(body)
+    assert text in decoded, encoding
+
+
+MIXED = [
+    ("euc-kr", "애플은 화요일 새로운 iPhone과 iPad를 발표했다. 가격은 799달러부터다."),
+    ("gbk", "苹果公司周二发布了新款iPhone和iPad，售价从799美元起。A股市场今日上涨。用户可以在"
+            "App Store下载iOS 18更新。"),
+    ("big5", "蘋果公司週二發表了新款iPhone和iPad，售價從799美元起。用戶可以在App Store下載"
+             "iOS 18更新。"),
+    ("shift_jis", "アップルは火曜日、新型iPhoneとiPadを発表した。価格は799ドルから。ユーザーは"
+                  "App StoreでiOS 18のアップデートをダウンロードできる。Xボックスも値上げ。"),
+    ("euc-jp", "アップルは火曜日、新型iPhoneとiPadを発表した。価格は799ドルから。Xボックスも"
+               "値上げ。"),
+]
+
+
+@pytest.mark.parametrize(("charset", "text"), MIXED, ids=[m[0] for m in MIXED])
+def test_undeclared_cjk_with_english_words(charset: str, text: str) -> None:
+    """Korean glues particles to English words ("iPhone과"), which made the detector refuse
+    every code page and the page come out as UTF-8 replacement characters; Chinese and
+    Japanese beside English words are not taken for Latin text."""
+    encoding, decoded = decode(bare_page(text).encode(charset))
+    assert text in decoded, encoding
+
+
+def test_undeclared_iso_2022_jp() -> None:
+    """7-bit, so valid UTF-8 as far as bytes go; its escapes say what it is. Dense Japanese
+    carries an escape every few bytes, which is not a binary body's control bytes."""
+    text = "".join(f"<p>{JA}ｶﾀｶﾅ、ABC{n}。</p>" for n in range(20))
+    body = page(text).encode("iso2022_jp_ext")
+    assert not looks_binary(body)
+    _, decoded = decode(body)
+    assert text in decoded

@@ -1,10 +1,10 @@
 """Bytes to text the way a browser chooses the encoding, without ever raising.
 
 Order: BOM, the HTTP Content-Type header, ``<meta charset>`` (also inside a non-HTML wrapper
-such as ``<text encoding="gb2312">``), then a statistical guess, in which the page's language
-(declared, or its country domain's) settles the Latin code pages the guess confuses, then
-UTF-8. Legacy labels are upgraded to their supersets (gb2312/gbk → gb18030, latin-1 → cp1252)
-by w3lib.
+such as ``<text encoding="gb2312">``), then UTF-8 (and ISO-2022-JP, which passes for ASCII),
+then a statistical guess, in which the page's language (declared, else its country domain's,
+else its words') settles the Latin code pages the guess confuses. Legacy labels are upgraded
+to their supersets (gb2312/gbk → gb18030, latin-1 → cp1252) by w3lib.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from w3lib.encoding import (
     resolve_encoding,
 )
 
+from newscrawl.extraction.language import detect
+
 # Signatures of bodies that are not text whatever their Content-Type says.
 _BINARY_MAGIC = (
     b"%PDF", b"\x89PNG", b"GIF87a", b"GIF89a", b"\xff\xd8\xff", b"PK\x03\x04", b"\x1f\x8b",
@@ -31,8 +33,12 @@ _BINARY_MAGIC = (
 )
 _WRAPPER_ENCODING = re.compile(rb"""<text\b[^>]*\bencoding\s*=\s*["']?([\w.:-]+)""", re.I)
 _SNIFF_BYTES = 65536
-# Every byte but the control bytes that text does not use (below 9, and 14 to 31).
-_NOT_CONTROL = bytes(b for b in range(256) if not (b < 9 or 13 < b < 32))
+# Every byte but the control bytes that text does not use (below 9, and 14 to 31 but ESC,
+# which ISO-2022-JP text uses at every switch between ASCII and Japanese).
+_NOT_CONTROL = bytes(b for b in range(256) if not (b < 9 or 13 < b < 32) or b == 27)
+# ISO-2022-JP's escapes into JIS X 0208 and JIS X 0201: 7-bit text that strict UTF-8 would
+# take for ASCII.
+_ISO2022_JP = re.compile(rb"\x1b(?:\$[@B]|\([IJ])")
 
 
 class NotText(ValueError):
@@ -139,6 +145,18 @@ def _detect_tolerant(body: bytes) -> str | None:
     return None
 
 
+_ASCII_LETTERS = bytes(range(65, 91)) + bytes(range(97, 123))
+
+
+def _detect_around_latin(body: bytes) -> str | None:
+    """A detector guess for Korean that glues its particles to English words ("iPhone과",
+    "App Store에서"): the detector reads such words as mixed scripts and refuses every code
+    page, so it is asked again without the ASCII letters, and the guess must still decode the
+    page. EUC-KR's bytes are all above ASCII, so the letters' removal does not cut them."""
+    guess = _detect(body[:_SNIFF_BYTES].translate(None, _ASCII_LETTERS))
+    return guess if guess is not None and _nearly_decodes(body, guess) else None
+
+
 # Languages written in Latin script: their legacy code page (the locale default a browser
 # falls back to for an undeclared page) and the letters beyond ASCII their words use. The
 # detector tells other scripts apart well; it is the Latin code pages, which differ in a
@@ -172,6 +190,8 @@ _LATIN_LANGUAGES = {
     "lv": ("cp1257", "āčēģīķļņšūž"),
     "et": ("cp1257", "äöõüšž"),
 }
+# ISO code pages that place some of their Windows sibling's letters elsewhere.
+_ISO_SIBLING = {"cp1250": "iso8859-2", "cp1257": "iso8859-13"}
 # Country domains with one Latin-script language, for a page that declares none (browsers
 # weigh the domain the same way: Firefox's detector takes the top-level domain as a hint).
 _LANGUAGE_OF_DOMAIN = {
@@ -185,7 +205,7 @@ _LANGUAGE_OF_DOMAIN = {
 # Single-byte code pages of Latin script, as codecs names them: a detector's guess among these
 # is one the declared language may overrule.
 _LATIN_CODECS = frozenset({
-    "cp1250", "cp1252", "cp1254", "cp1257", "cp437", "cp775", "cp850", "cp852", "cp858",
+    "cp1250", "cp1252", "cp1254", "cp1257", "cp1258", "cp437", "cp775", "cp850", "cp852", "cp858",
     "latin-1", "iso8859-1", "iso8859-2", "iso8859-3", "iso8859-4", "iso8859-9", "iso8859-10",
     "iso8859-13", "iso8859-14", "iso8859-15", "iso8859-16", "mac-latin2", "mac-roman",
     "mac-iceland", "mac-turkish", "hp-roman8",
@@ -194,6 +214,18 @@ _DECLARED_LANGUAGE = re.compile(
     rb"""<html\b[^>]*?\blang\s*=\s*["']?\s*([a-z]{2,3})\b"""
     rb"""|http-equiv\s*=\s*["']?content-language["']?\s+content\s*=\s*["']?\s*([a-z]{2,3})\b""",
     re.I)
+
+
+_MARKUP = re.compile(r"<script\b.*?</script\s*>|<style\b.*?</style\s*>|<[^>]*>|&#?\w+;",
+                     re.I | re.S)
+
+
+def _written_language(text: str) -> str | None:
+    """The language of the page's words, for a page that names none: read in the guessed
+    code page, the few letters it garbles (``og³osi³``) leave a Polish page's other words
+    Polish."""
+    lang, _ = detect(_MARKUP.sub(" ", text), min_chars=80)
+    return lang if lang in _LATIN_LANGUAGES else None
 
 
 def _latin_language(body: bytes, url: str | None) -> str | None:
@@ -211,6 +243,20 @@ def _latin_language(body: bytes, url: str | None) -> str | None:
     return lang if lang in _LATIN_LANGUAGES else None
 
 
+_LONE_IN_WORD = re.compile(r"(?<=[A-Za-z])[^\x00-\x7f](?![^\x00-\x7f])"
+                           r"|(?<![^\x00-\x7f])[^\x00-\x7f](?=[a-z])")
+
+
+def _words_torn_apart(body: bytes, guess: str) -> bool:
+    """Whether a double-byte guess reads Latin-script text: nearly every non-ASCII character
+    a lone one inside or at the edge of an ASCII word, as Finnish ``hyväksyi`` read as Big5
+    gives ``hyv鄢syi``. Chinese or Japanese text runs its characters together, and mixed
+    with English it does not glue single ideographs to English words."""
+    text = body[:_SNIFF_BYTES].decode(guess, "replace")
+    others = _non_ascii(text)
+    return others >= 3 and len(_LONE_IN_WORD.findall(text)) >= 0.9 * others
+
+
 def _latin_codec(name: str | None) -> bool:
     try:
         return name is not None and codecs.lookup(name).name in _LATIN_CODECS
@@ -218,9 +264,8 @@ def _latin_codec(name: str | None) -> bool:
         return False
 
 
-def _spells(text: str, lang: str) -> bool:
-    """Whether ``text`` reads as ``lang``: its letters beyond ASCII (19 in 20 at least) are
-    that language's. Czech read as cp1252 spells ``pøíštì``, Polish ``przyjê³a``."""
+def _letters(text: str, lang: str) -> tuple[int, int]:
+    """(letters of ``lang``'s alphabet, letters) beyond ASCII in ``text``."""
     alphabet = _LATIN_LANGUAGES[lang][1]
     letters = inside = 0
     for c in text[:_SNIFF_BYTES].casefold():
@@ -229,7 +274,27 @@ def _spells(text: str, lang: str) -> bool:
             inside += c in alphabet
         elif c > "\x7f" and c.isnumeric():
             letters += 1  # ``³`` or ``¹`` where a letter was meant
+    return inside, letters
+
+
+def _spells(text: str, lang: str) -> bool:
+    """Whether ``text`` reads as ``lang``: its letters beyond ASCII (19 in 20 at least) are
+    that language's. Czech read as cp1252 spells ``pøíštì``, Polish ``przyjê³a``."""
+    inside, letters = _letters(text, lang)
     return inside >= 0.95 * letters
+
+
+def _language_codec(body: bytes, lang: str) -> tuple[str, str] | None:
+    """The code page of ``lang`` that spells the most of its letters in ``body``, and the
+    text it reads: the Windows one or its ISO sibling, which puts ``ą ś ź`` elsewhere (read
+    as cp1250, ISO-8859-2's ``ą`` is ``±``)."""
+    windows = _LATIN_LANGUAGES[lang][0]
+    best, most = None, -1
+    for codec in filter(None, (windows, _ISO_SIBLING.get(windows))):
+        text = _decodes(body, codec)
+        if text is not None and (count := _letters(text, lang)[0]) > most:
+            best, most = (codec, text), count
+    return best
 
 
 def _choose_encoding(body: bytes, content_type: str | None = None, url: str | None = None
@@ -276,19 +341,24 @@ def _choose_encoding(body: bytes, content_type: str | None = None, url: str | No
             return declared, utf8
         weak_fallback = weak_fallback or declared
     if utf8 is not None:
+        if utf8.isascii() and _ISO2022_JP.search(body, 0, _SNIFF_BYTES):
+            return "iso2022_jp_ext", None
         return "utf-8", utf8
     if _nearly_decodes(body, "utf-8"):
         return "utf-8", utf8
-    guess = _detect(body) or _detect_tolerant(body)
+    guess = _detect(body) or _detect_tolerant(body) or _detect_around_latin(body)
+    if guess is not None and not _latin_codec(guess) and _words_torn_apart(body, guess):
+        guess = "cp1252"  # a Latin code page; which one, the language below may say
     # Detectors confuse the Latin code pages on a short page (French or Italian as cp1250,
-    # Latvian as cp1250); the page's language (declared, or its country domain's) settles it,
-    # as a browser's locale would, when its code page spells the bytes in that language.
+    # Latvian as cp1250, Turkish as ISO-8859-10); the page's language (declared, else its
+    # country domain's, else its words') settles it, as a browser's locale would, when its
+    # code page spells the bytes in that language.
     if (weak_fallback is None and (guess is None or _latin_codec(guess))
-            and (lang := _latin_language(body, url))):
-        hinted = _LATIN_LANGUAGES[lang][0]
-        text = _decodes(body, hinted)
-        if hinted != guess and text is not None and _spells(text, lang):
-            return hinted, utf8
+            and (lang := _latin_language(body, url) or _written_language(
+                body[:_SNIFF_BYTES].decode(guess or "cp1252", "replace")))):
+        hinted = _language_codec(body, lang)
+        if hinted is not None and hinted[0] != guess and _spells(hinted[1], lang):
+            return hinted[0], utf8
     if guess and (weak_fallback is None or resolve_encoding(guess) not in _WEAK):
         return guess, utf8
     return weak_fallback or header or meta or "utf-8", utf8

@@ -119,10 +119,11 @@ def _sample(text: str) -> str:
     return text[start:start + _SAMPLE_CHARS]
 
 
-def detect(text: str) -> tuple[str | None, float]:
-    """(ISO 639-1 code, probability) for ``text``; (None, 0.0) when too short to judge."""
+def detect(text: str, min_chars: int = _MIN_CHARS) -> tuple[str | None, float]:
+    """(ISO 639-1 code, probability) for ``text``; (None, 0.0) when shorter than
+    ``min_chars``, too short to judge."""
     sample = " ".join(_sample(text).split())
-    if len(sample) < _MIN_CHARS:
+    if len(sample) < min_chars:
         return None, 0.0
     code, prob = _identifier().classify(sample)
     return _TAGS.get(code, code), float(prob)
