@@ -160,6 +160,14 @@ def test_date_in_an_element_classed_time_dates_a_page_without_a_headline():
     ("17 Agustus 2024", "2024-08-17"),  # Indonesian
     ("3 augusti 2023", "2023-08-03"),  # Swedish
     ("5. marts 2024", "2024-03-05"),  # Danish
+    ("22 نوفمبر 2024", "2024-11-22"),  # Arabic, Egyptian month name
+    ("الجمعة 5 حزيران 2024 - 10:15", "2024-06-05T10:15:00"),  # Arabic, Levantine
+    ("٢٢ نوفمبر ٢٠٢٤", "2024-11-22"),  # Arabic-Indic digits
+    ("22 בנובמבר 2024", "2024-11-22"),  # Hebrew, "in November"
+    ("22 नवंबर 2024", "2024-11-22"),  # Hindi
+    ("2024년 11월 22일", "2024-11-22"),  # Korean
+    ("입력 2024.11.22 10:15", "2024-11-22T10:15:00"),
+    ("2024年11月22日 下午3:15", "2024-11-22"),  # an afternoon hour is not read as 03:15
     ("Mac OS 10 released 2019", None),
 ])
 def test_month_names_in_more_languages(raw, expected):

@@ -22,8 +22,8 @@ _ISO = re.compile(
     r"(\d{4})-?(\d{2})-?(\d{2})"
     r"(?:[T ](\d{2}):?(\d{2})(?::?(\d{2})(?:[.,]\d+)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?)?"
 )
-_CJK_DATE = re.compile(r"(\d{4})\s*[年/.-]\s*(\d{1,2})\s*[月/.-]\s*(\d{1,2})\s*日?"
-                       r"(?:\s*(\d{1,2})[:时](\d{2}))?")
+_CJK_DATE = re.compile(r"(\d{4})\s*[年년/.-]\s*(\d{1,2})\s*[月월/.-]\s*(\d{1,2})\s*[日일]?"
+                       r"(?:\s*(\d{1,2})[:时시](\d{2}))?")
 _EPOCH = re.compile(r"\d{10}(?:\d{3})?")
 _FOUR_DIGITS = re.compile(r"(?<!\d)\d{4}(?!\d)")
 _DOTTED = re.compile(r"\b\d{1,2}\.\s?\d{1,2}\.\s?\d{4}\b")
@@ -43,44 +43,54 @@ _SEGMENT_SEPARATORS = re.compile(r"\s[|\u00b7\u2022\u30fb]\s|\s[-\u2013\u2014]\s
 
 # Month names of the languages the crawler meets most (dateutil knows only English): French,
 # Spanish, Italian, German, Portuguese, Dutch, Polish, Turkish, Russian, Czech, Romanian,
-# Hungarian, Finnish, the Scandinavian and Malay/Indonesian spellings, Ukrainian, Greek and
-# Catalan, in the forms dates use (genitive where the language inflects: "5 ledna 2024").
+# Hungarian, Finnish, the Scandinavian and Malay/Indonesian spellings, Ukrainian, Greek,
+# Catalan, Arabic (Egyptian and Levantine names), Hebrew (also with the "in" prefix dates
+# use: "22 בנובמבר 2024") and Hindi, in the forms dates use (genitive where the language
+# inflects: "5 ledna 2024").
 _MONTHS = [
     ("Jan", "January", "janvier", "janv", "enero", "ene", "gennaio", "gen", "januar", "jänner",
      "janeiro", "januari", "styczeń", "stycznia", "ocak", "январь", "января", "ledna", "leden",
-     "ianuarie", "január", "tammikuuta", "січня", "ιανουαρίου", "gener"),
-    ("Feb", "February", "février", "févr", "fevrier", "febrero", "febbraio", "februar", "fevereiro",
-     "fev", "februari", "luty", "lutego", "şubat", "февраль", "февраля", "února", "únor",
-     "februarie", "február", "helmikuuta", "лютого", "φεβρουαρίου", "febrer"),
-    ("Mar", "March", "mars", "marzo", "märz", "maerz", "março", "marco", "maart", "marzec", "marca",
-     "mart", "март", "марта", "mrt", "března", "březen", "martie", "március", "maaliskuuta",
-     "marts", "maret", "березня", "μαρτίου", "març"),
+     "ianuarie", "január", "tammikuuta", "січня", "ιανουαρίου", "gener", "يناير", "ינואר",
+     "בינואר", "जनवरी"),
+    ("Feb", "February", "février", "févr", "fevrier", "febrero", "febbraio", "februar",
+     "fevereiro", "fev", "februari", "luty", "lutego", "şubat", "февраль", "февраля", "února",
+     "únor", "februarie", "február", "helmikuuta", "лютого", "φεβρουαρίου", "febrer", "فبراير",
+     "شباط", "פברואר", "בפברואר", "फ़रवरी", "फरवरी"),
+    ("Mar", "March", "mars", "marzo", "märz", "maerz", "março", "marco", "maart", "marzec",
+     "marca", "mart", "март", "марта", "mrt", "března", "březen", "martie", "március",
+     "maaliskuuta", "marts", "maret", "березня", "μαρτίου", "març", "مارس", "آذار", "מרץ", "במרץ",
+     "मार्च"),
     ("Apr", "April", "avril", "avr", "abril", "abr", "aprile", "kwiecień", "kwietnia", "nisan",
      "апрель", "апреля", "dubna", "duben", "aprilie", "április", "huhtikuuta", "квітня",
-     "απριλίου"),
+     "απριλίου", "أبريل", "ابريل", "إبريل", "نيسان", "אפריל", "באפריל", "अप्रैल"),
     ("May", "mai", "mayo", "maggio", "mag", "maio", "mei", "maj", "maja", "mayıs", "май", "мая",
-     "května", "květen", "május", "toukokuuta", "травня", "μαΐου", "maig"),
+     "května", "květen", "május", "toukokuuta", "травня", "μαΐου", "maig", "مايو", "أيار", "מאי",
+     "במאי", "मई"),
     ("Jun", "June", "juin", "junio", "giugno", "giu", "juni", "junho", "czerwiec", "czerwca",
      "haziran", "июнь", "июня", "června", "červen", "iunie", "június", "kesäkuuta", "червня",
-     "ιουνίου", "juny"),
-    ("Jul", "July", "juillet", "juil", "julio", "luglio", "lug", "juli", "julho", "lipiec", "lipca",
-     "temmuz", "июль", "июля", "července", "červenec", "iulie", "július", "heinäkuuta", "липня",
-     "ιουλίου", "juliol"),
+     "ιουνίου", "juny", "يونيو", "يونية", "حزيران", "יוני", "ביוני", "जून"),
+    ("Jul", "July", "juillet", "juil", "julio", "luglio", "lug", "juli", "julho", "lipiec",
+     "lipca", "temmuz", "июль", "июля", "července", "červenec", "iulie", "július", "heinäkuuta",
+     "липня", "ιουλίου", "juliol", "يوليو", "يولية", "تموز", "יולי", "ביולי", "जुलाई"),
     ("Aug", "August", "août", "aout", "agosto", "ago", "augustus", "sierpień", "sierpnia",
      "ağustos", "август", "августа", "srpna", "srpen", "augusztus", "elokuuta", "augusti",
-     "agustus", "ogos", "серпня", "αυγούστου", "agost"),
+     "agustus", "ogos", "серпня", "αυγούστου", "agost", "أغسطس", "آب", "אוגוסט", "באוגוסט",
+     "अगस्त"),
     ("Sep", "Sept", "September", "septembre", "septiembre", "setiembre", "settembre", "set",
      "setembro", "wrzesień", "września", "eylül", "сентябрь", "сентября", "září", "septembrie",
-     "szeptember", "syyskuuta", "вересня", "σεπτεμβρίου", "setembre"),
+     "szeptember", "syyskuuta", "вересня", "σεπτεμβρίου", "setembre", "سبتمبر", "أيلول", "ספטמבר",
+     "בספטמבר", "सितंबर", "सितम्बर"),
     ("Oct", "October", "octobre", "octubre", "ottobre", "ott", "oktober", "outubro", "out",
      "październik", "października", "ekim", "октябрь", "октября", "okt", "října", "říjen",
-     "octombrie", "október", "lokakuuta", "жовтня", "οκτωβρίου"),
+     "octombrie", "október", "lokakuuta", "жовтня", "οκτωβρίου", "أكتوبر", "اكتوبر", "אוקטובר",
+     "באוקטובר", "अक्टूबर", "अक्तूबर"),
     ("Nov", "November", "novembre", "noviembre", "novembro", "listopad", "listopada", "kasım",
-     "ноябрь", "ноября", "listopadu", "noiembrie", "marraskuuta", "листопада", "νοεμβρίου"),
+     "ноябрь", "ноября", "listopadu", "noiembrie", "marraskuuta", "листопада", "νοεμβρίου",
+     "نوفمبر", "נובמבר", "בנובמבר", "नवंबर", "नवम्बर"),
     ("Dec", "December", "décembre", "decembre", "déc", "diciembre", "dic", "dicembre", "dezember",
      "dezembro", "dez", "grudzień", "grudnia", "aralık", "декабрь", "декабря", "prosince",
      "prosinec", "decembrie", "joulukuuta", "desember", "disember", "грудня", "δεκεμβρίου",
-     "desembre"),
+     "desembre", "ديسمبر", "דצמבר", "בדצמבר", "दिसंबर", "दिसम्बर"),
 ]
 
 
