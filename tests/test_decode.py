@@ -448,3 +448,13 @@ def test_undeclared_iso_2022_jp() -> None:
     assert not looks_binary(body)
     _, decoded = decode(body)
     assert text in decoded
+
+
+def test_prose_for_language_detection_skips_scripts_and_styles_in_one_pass() -> None:
+    from newscrawl.extraction.decode import _prose
+
+    assert _prose("a<script>x</script>b<STYLE>y</style >c<script>open to the end <p>d") == "abc"
+    assert _prose("<p>R&amp;D <b>og</b>łosił</p><script src=x></script>end").split() == [
+        "R", "D", "og", "łosił", "end"]
+    # 6,000 scripts left open: each used to send a lazy regex to the end of the page again
+    assert _prose("<script>x " * 6000 + "tail") == ""

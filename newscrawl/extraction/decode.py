@@ -216,15 +216,35 @@ _DECLARED_LANGUAGE = re.compile(
     re.I)
 
 
-_MARKUP = re.compile(r"<script\b.*?</script\s*>|<style\b.*?</style\s*>|<[^>]*>|&#?\w+;",
-                     re.I | re.S)
+_RAW_TEXT = re.compile(r"<(script|style)\b", re.I)
+_RAW_TEXT_END = {"script": re.compile(r"</script\s*>", re.I),
+                 "style": re.compile(r"</style\s*>", re.I)}
+_TAG_OR_ENTITY = re.compile(r"<[^<>]*>|&#?\w+;")
+
+
+def _prose(text: str) -> str:
+    """``text`` without its scripts, styles, tags and entities. One pass: a regex that skips
+    from ``<script`` to its end tag rescans the rest of the page for every one left open
+    (1.6 s for 64 KB of them)."""
+    parts, pos = [], 0
+    for opening in _RAW_TEXT.finditer(text):
+        if opening.start() < pos:
+            continue
+        parts.append(text[pos:opening.start()])
+        end = _RAW_TEXT_END[opening.group(1).lower()].search(text, opening.end())
+        if end is None:
+            pos = len(text)
+            break
+        pos = end.end()
+    parts.append(text[pos:])
+    return _TAG_OR_ENTITY.sub(" ", "".join(parts))
 
 
 def _written_language(text: str) -> str | None:
     """The language of the page's words, for a page that names none: read in the guessed
     code page, the few letters it garbles (``og³osi³``) leave a Polish page's other words
     Polish."""
-    lang, _ = detect(_MARKUP.sub(" ", text), min_chars=80)
+    lang, _ = detect(_prose(text), min_chars=80)
     return lang if lang in _LATIN_LANGUAGES else None
 
 
