@@ -297,24 +297,19 @@ def _letters(text: str, lang: str) -> tuple[int, int]:
     return inside, letters
 
 
-def _spells(text: str, lang: str) -> bool:
-    """Whether ``text`` reads as ``lang``: its letters beyond ASCII (19 in 20 at least) are
-    that language's. Czech read as cp1252 spells ``pøíštì``, Polish ``przyjê³a``."""
-    inside, letters = _letters(text, lang)
-    return inside >= 0.95 * letters
-
-
-def _language_codec(body: bytes, lang: str) -> tuple[str, str] | None:
-    """The code page of ``lang`` that spells the most of its letters in ``body``, and the
-    text it reads: the Windows one or its ISO sibling, which puts ``ą ś ź`` elsewhere (read
-    as cp1250, ISO-8859-2's ``ą`` is ``±``)."""
+def _language_codec(body: bytes, lang: str) -> str | None:
+    """The code page of ``lang`` that spells ``body`` in it: of the Windows one and its ISO
+    sibling, which puts ``ą ś ź`` elsewhere (read as cp1250, ISO-8859-2's ``ą`` is ``±``), the
+    one that reads the most of the language's letters, if its letters beyond ASCII (19 in 20
+    at least) are that language's. Czech read as cp1252 spells ``pøíštì``, Polish
+    ``przyjê³a``."""
     windows = _LATIN_LANGUAGES[lang][0]
-    best, most = None, -1
+    best, inside, letters = None, -1, 0
     for codec in filter(None, (windows, _ISO_SIBLING.get(windows))):
         text = _decodes(body, codec)
-        if text is not None and (count := _letters(text, lang)[0]) > most:
-            best, most = (codec, text), count
-    return best
+        if text is not None and (counts := _letters(text, lang))[0] > inside:
+            best, (inside, letters) = codec, counts
+    return best if best is not None and inside >= 0.95 * letters else None
 
 
 def _choose_encoding(body: bytes, content_type: str | None = None, url: str | None = None
@@ -377,8 +372,8 @@ def _choose_encoding(body: bytes, content_type: str | None = None, url: str | No
             and (lang := _latin_language(body, url) or _written_language(
                 body[:_SNIFF_BYTES].decode(guess or "cp1252", "replace")))):
         hinted = _language_codec(body, lang)
-        if hinted is not None and hinted[0] != guess and _spells(hinted[1], lang):
-            return hinted[0], utf8
+        if hinted is not None and hinted != guess:
+            return hinted, utf8
     if guess and (weak_fallback is None or resolve_encoding(guess) not in _WEAK):
         return guess, utf8
     return weak_fallback or header or meta or "utf-8", utf8

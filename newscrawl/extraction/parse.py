@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import AnyStr
 
 from lxml import etree, html
 
@@ -87,17 +88,14 @@ def _fromstring(text: str, utf8: bytes | None = None
         return None, parser
 
 
-def _read_on(text: str, utf8: bytes | None) -> tuple[str, bytes | None]:
-    """Remove the document's end tags when anything but more of them follows the first."""
-    found = (_DOCUMENT_END_BYTES.search(utf8) if utf8 is not None
-             else _DOCUMENT_END.search(text))
+def _read_on(doc: AnyStr, end: re.Pattern[AnyStr]) -> AnyStr | None:
+    """``doc`` without the document's end tags, or None when nothing but more of them follows
+    the first (the page as it was)."""
+    found = end.search(doc)
     if found is None:
-        return text, utf8
-    start = found.start() if utf8 is None else len(utf8[:found.start()].decode("utf-8"))
-    rest = _DOCUMENT_END.sub("", text[start:])
-    if not rest.strip():
-        return text, utf8
-    return text[:start] + rest, None
+        return None
+    rest = end.sub(doc[:0], doc[found.start():])
+    return doc[:found.start()] + rest if rest.strip() else None
 
 
 def parse(text: str, utf8: bytes | None = None) -> etree._Element:
@@ -124,7 +122,11 @@ def parse(text: str, utf8: bytes | None = None) -> etree._Element:
     if (b"\x00" in utf8) if utf8 is not None else ("\x00" in text):
         text = text.replace("\x00", "")
         utf8 = None
-    text, utf8 = _read_on(text, utf8)
+    if utf8 is not None:
+        if (read_on := _read_on(utf8, _DOCUMENT_END_BYTES)) is not None:
+            utf8, text = read_on, read_on.decode("utf-8")
+    elif (read_on := _read_on(text, _DOCUMENT_END)) is not None:
+        text = read_on
     root, parser = _fromstring(text, utf8)
     if _too_deep(parser):
         root, _ = _fromstring(_flatten(text))
