@@ -218,6 +218,37 @@ assert np.array_equal(predict(X), expected)
     assert done.returncode == 0, done.stderr[-2000:]
 
 
+def test_extraction_does_not_import_scikit_learn_but_leaves_it_importable() -> None:
+    """xgboost imports scikit-learn when it is installed (66 MB and 0.45 s a process that
+    inference never uses); the extraction refuses it during that import only. A process that
+    imported scikit-learn first keeps xgboost's estimators (child processes: imports are
+    per process)."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("sklearn")
+    lean = """
+import sys
+from newscrawl import extract
+assert extract(b"<p>" + b"A sentence of the story. " * 20 + b"</p>").text
+assert "sklearn" not in sys.modules, "xgboost pulled scikit-learn in"
+import sklearn.linear_model
+import xgboost.compat
+assert not xgboost.compat.SKLEARN_INSTALLED
+"""
+    first = """
+import sklearn
+from newscrawl import extract
+import xgboost.compat
+assert xgboost.compat.SKLEARN_INSTALLED
+xgboost.XGBClassifier(n_estimators=2)
+"""
+    for code in (lean, first):
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              timeout=120, check=False)
+        assert done.returncode == 0, done.stderr[-2000:]
+
+
 def test_model_pickles_and_predicts_the_same_after() -> None:
     import pickle
 

@@ -17,11 +17,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
-import xgboost as xgb
 
 from .context import CONTEXT_NAMES, context_features
 from .features import FEATURE_NAMES, FEATURE_VERSION, NodeTable
 from .pathwords import PathWords
+from .xgboost_lean import import_xgboost
+
+xgb = import_xgboost()
 
 _PATH_WORDS = FEATURE_NAMES.index("path_words")
 
