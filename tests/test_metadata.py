@@ -338,6 +338,19 @@ def test_forum_last_post_date_is_an_update():
     assert meta(page(body=body)).published == "2024-03-02"
 
 
+def test_reddit_post_is_dated_by_its_creation_timestamp():
+    # The post prints only "2 mo. ago"; its element holds the time. Comments below carry
+    # timestamps of their own, later ones.
+    post = ('<shreddit-post created-timestamp="2026-03-03T09:47:05.754000+0000" author="someone">'
+            '<h1 slot="title">Best laptop for college?</h1><span>2 mo. ago</span>'
+            '<p>Looking for something light.</p></shreddit-post>'
+            '<shreddit-comment created-timestamp="2026-03-09T10:00:00.000000+0000">'
+            '<p>Get a used ThinkPad.</p></shreddit-comment>')
+    url = "https://www.reddit.com/r/BuyItForLife/comments/1rjl74r/best_laptop_for_college/"
+    assert meta(page(body=post), url).published == "2026-03-03T09:47:05+00:00"
+    assert meta(page(body=post.replace("created-timestamp", "data-x")), url).published is None
+
+
 def test_page_without_h1_is_dated_below_the_h2_that_carries_its_title():
     head = "<title>Turning off the LEDs - Example Forums</title>"
     body = ('<h2>Site news</h2><p>Maintenance on 3 January 2020</p>'

@@ -1515,13 +1515,22 @@ def _published(root: etree._Element, c: _Collected, ld: JsonLd | None, url: str 
         if any((t.get("datetime") or "")[:10] == declared[:10] for t in c.times[:_TIME_SCAN]):
             return declared
         return (_byline_override(c, h1, declared, modified) if h1 is not None else None) or declared
-    time = _time_date(c, url, _times_by_headline(c, h1))
+    time = _post_timestamp(h1) or _time_date(c, url, _times_by_headline(c, h1))
     if time:
         return time
     shown = _shown_date(c, h1, url)
     return ((shown.date if shown else None)
             or _time_date(c, url, [t for t in c.times if _above(t, h1)])
             or url_date(url) or _far_date(root, c, h1) or modified)
+
+
+def _post_timestamp(h1: etree._Element | None) -> str | None:
+    """Reddit's post element (``<shreddit-post>``) holds the headline and its creation time in
+    an attribute, ``created-timestamp``; the page prints only "2 mo. ago" and has no <time>."""
+    for el in h1.iterancestors() if h1 is not None else ():
+        if stamp := el.get("created-timestamp"):
+            return parse_date(stamp)
+    return None
 
 
 def _printed_declaration(c: _Collected, ld: JsonLd | None, h1: etree._Element,
