@@ -185,6 +185,46 @@ def test_itemprop_author_with_nested_name():
     assert m.authors == ("Ola Nordmann",)
 
 
+def test_forum_thread_author_from_the_opening_posts_microdata_not_a_replys_byline():
+    # A forum theme declares the opening post as a microdata DiscussionForumPosting, its writer
+    # in a hidden block above the title; the opening post's visible box has no author hint and
+    # the first reply's does.
+    body = ('<div itemscope itemtype="https://schema.org/DiscussionForumPosting">'
+            '<div class="hidden"><div itemprop="author" itemscope '
+            'itemtype="https://schema.org/Person"><span itemprop="name">JosephF</span></div></div>'
+            '<h1>Replacement projector recommendations</h1>'
+            '<article><div class="user"><a href="/members/josephf.1/">JosephF</a></div>'
+            '<p>My projector died. What should I buy?</p></article>'
+            '<article><div class="user" itemprop="author" itemscope>'
+            '<meta itemprop="name" content="eljaycanuck"></div><p>Get the Epson.</p></article>'
+            '</div>')
+    assert meta(page(body=body)).authors == ("JosephF",)
+    # A comment's author, declared the same way, is no page author.
+    comment = body.replace("DiscussionForumPosting", "Comment")
+    assert meta(page(body=comment)).authors != ("JosephF",)
+
+
+@pytest.mark.parametrize(("opening", "author"), [
+    # XenForo: the label before the name, under the title
+    ('<ul><li><span class="u-srOnly">Thread starter</span> <a href="/members/sean_g.81409/" '
+     'class="username">sean_g</a></li><li>Start date Feb 25, 2024</li></ul>', "sean_g"),
+    # a XenForo theme's badge after the name
+    ('<div class="user"><a href="/members/x.1/">xJewishNinjax</a><span>Discussion starter</span>'
+     '<span>14 posts</span></div>', "xJewishNinjax"),
+    # phpBB
+    ('<div class="author-box"><div>Topic Author</div><a class="username">changingtimes</a>'
+     '<span>Posts: 524</span></div>', "changingtimes"),
+    # vBulletin
+    ('<div class="thread-info">Started by Perseus Legend, Oct 21, 2022</div>', "Perseus Legend"),
+])
+def test_forum_thread_starter_label_names_the_author_not_the_replies(opening: str,
+                                                                   author: str) -> None:
+    replies = "".join(f'<article class="message"><h4><span itemprop="author">{name}</span>'
+                      f"</h4><p>Reply text.</p></article>" for name in ("Ralston18", "Packard"))
+    body = f'<h1>Ultimate graphics card comparison</h1>{opening}<p>Question text.</p>{replies}'
+    assert meta(page(body=body)).authors == (author,)
+
+
 # --- <time>, DOM bylines, visible dates, URL dates --------------------------------------------
 
 def test_time_datetime_prefers_the_published_one():
@@ -447,6 +487,13 @@ def test_double_escaped_title_is_unescaped():
     ("More stories by Ann Lee", ("Ann Lee",)),
     ("Medically reviewed by Dr. Who", ()),
     ("Maria &amp; Katerina", ("Maria", "Katerina")),
+    # co-writers "with" someone, lower case only: "Con" and "Mit" are given names too
+    ("Martin Untersinger (avec Damien Leloup et Morgane Tual)",
+     ("Martin Untersinger", "Damien Leloup", "Morgane Tual")),
+    ("Jane Doe (with John Roe and Ann Lee)", ("Jane Doe", "John Roe", "Ann Lee")),
+    ("Hans Meier mit Eva Kurz", ("Hans Meier", "Eva Kurz")),
+    ("Con Coughlin", ("Con Coughlin",)),
+    ("AccountingDepartment.com", ("AccountingDepartment.com",)),
     ("admin", ()),
     ("https://www.facebook.com/janedoe", ()),
     ("x" * 10_000, ()),

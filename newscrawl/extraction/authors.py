@@ -90,9 +90,13 @@ _DATEISH = re.compile(
 _BY_LABEL = re.compile(r"(?i)(?:^|\s)(?:by|from|von|par|por|door|przez)$")
 _SEPARATORS = re.compile(r"\s*(?:[|•·\n\t]|\s[-–—]\s)\s*")
 _SPLIT = re.compile(
-    r"\s*(?:,|;|&|\+|/|\band\b|\bund\b|\bet\b|\by\b|\be\b|\ben\b|\boch\b|\bog\b|\bi\b|\bva\b)\s*",
+    r"\s*(?:,|;|&|\+|/|\band\b|\bund\b|\bet\b|\by\b|\be\b|\ben\b|\boch\b|\bog\b|\bi\b|\bva\b"
+    r"|(?-i:(?<=[\s(])(?:with|avec|mit|con|com|met)(?=\s)))\s*",
     re.I,
 )
+"""Between names: "and" in several languages, and "with" ("Martin Untersinger (avec Damien
+Leloup et Morgane Tual)": co-writers) in lower case and between spaces only, since "Mit" and
+"Con" are also given names and ".com" ends an outlet's."""
 _ROLE_WORDS = frozenset(
     """
 staff writer writers reporter reporters editor editors editorial correspondent correspondents
@@ -262,10 +266,10 @@ def _prose(name: str) -> bool:
             name[-1] in "!?" or any(w in _SENTENCE_WORDS for w in words)
             or (words[0].lower() in _IMPERATIVES and words[1][:1].islower())):
         return True
-    # A name has at least one capitalised word (or is all one case, e.g. a lower-case handle);
+    # A name has at least one capitalised word (or is a handle: lower case, "xJewishNinjax");
     # three lower-case words are a phrase of prose ("never looked back"), not a handle.
     if not any(w[:1].isupper() for w in words):
-        return not (name.islower() and len(words) <= 2)
+        return not (len(words) == 1 or name.islower() and len(words) <= 2)
     # Capitalised words beside two lower-case ones are a sentence ("By default Compose sets up
     # a single ...") or a description after the names ("..., Extension horticulture
     # educators").

@@ -444,6 +444,22 @@ _REPLY_TYPES = ("comment", "answer", "review")
 page, not the page: a comment's ``datePublished`` on a Q&A page is not the question's."""
 
 
+def _item_author(c: _Collected) -> list[str]:
+    """The author of the page's first microdata article or posting (``itemtype`` Article,
+    BlogPosting, DiscussionForumPosting, Question ...): structured data, as JSON-LD is. Forum
+    themes declare the thread's opening post so, with its writer in a hidden block above the
+    title, while the replies below carry authors of their own; the byline nearest the title
+    can be a reply's."""
+    for el in c.author_els:
+        item = next((a for a in el.iterancestors() if a.get("itemscope") is not None), None)
+        if item is None:
+            continue
+        kind = (item.get("itemtype") or "").rstrip("/").rsplit("/", 1)[-1].lower()
+        if kind.endswith(("article", "posting")) or kind == "question":
+            return _byline_texts(el)
+    return []
+
+
 def _in_reply(el: etree._Element) -> bool:
     for a in el.iterancestors():
         if a.get("itemscope") is not None:
@@ -1107,6 +1123,8 @@ def _dom_authors(root: etree._Element, c: _Collected) -> tuple[str, ...]:
     """
     h1 = _headline(root, c)
     candidates: Iterable[etree._Element]
+    if h1 is not None and (starter := _thread_starter(h1)):
+        return starter
     if h1 is not None:
         # Lazily: a byline found just below the headline spares the rest of both windows.
         after = _bylines_after(h1, _BYLINE_AFTER)
@@ -1125,6 +1143,48 @@ def _dom_authors(root: etree._Element, c: _Collected) -> tuple[str, ...]:
             elif names:
                 return names
     return _text_byline(root, c, h1) or outlet
+
+
+_STARTER_LABEL = re.compile(r"(?i)(?:thread|topic)\s+(?:starter|author)|started\s+by")
+_STARTER_BADGE = re.compile(r"(?i)discussion\s+starter")
+_STARTER_TEXTS = 40
+"""How far below a thread's title its starter is looked for (phpBB's author box comes after
+the page's pagination): further down, "Started by" heads the similar threads' lines."""
+
+
+def _texts_after(el: etree._Element, n: int) -> list[str]:
+    """The first ``n`` non-blank texts after ``el``, stripped: XPath's ``following::text()``
+    took 0.19 ms a page (median, WCXB) for 40 of them, this walk 0.09."""
+    texts: list[str] = []
+    node: etree._Element | None = el
+    while node is not None:
+        for sib in chain((node,), node.itersiblings()):
+            for text in chain(() if sib is node else sib.itertext(), (sib.tail,)):
+                if text and (text := text.strip()):
+                    texts.append(text)
+                    if len(texts) >= n:
+                        return texts
+        node = node.getparent()
+    return texts
+
+
+def _thread_starter(h1: etree._Element) -> tuple[str, ...]:
+    """A forum thread's author, as the engines label the opening post: "Thread starter" before
+    the name (XenForo), "Topic author" (phpBB), "Started by" (vBulletin), or a "Discussion
+    starter" badge after it. The bylines nearest the title can be replies' (their posts mark
+    the writer with microdata or classes the opening post lacks)."""
+    texts = _texts_after(h1, _STARTER_TEXTS)
+    for i, text in enumerate(texts):
+        if m := _STARTER_LABEL.fullmatch(text.rstrip(":： ")):
+            name = texts[i + 1] if i + 1 < len(texts) else ""
+        elif (m := _STARTER_LABEL.match(text)) and text[m.end():].strip(":： "):
+            name = text[m.end():]
+        elif _STARTER_BADGE.fullmatch(text) and i:
+            name = texts[i - 1]
+        else:
+            continue
+        return clean_authors([name])
+    return ()
 
 
 def _byline_names(lines: list[str]) -> tuple[str, ...]:
@@ -1752,6 +1812,7 @@ def _authors(root: etree._Element, c: _Collected, ld: JsonLd | None,
         if values:
             sources.append(values)
     sources.append(_twitter_author(c))
+    sources.append(_item_author(c))
     sites = {_key(n) for n in (site_name, ld.publisher if ld else None) if n}
     fallback: tuple[str, ...] = ()
     for values in sources:
