@@ -852,6 +852,23 @@ def test_title_that_mentions_the_site_is_not_cut_as_a_site_name():
     assert m.title == "Docker Hardened Images: Validated by SRLabs"
 
 
+def test_title_that_opens_with_the_brand_keeps_it_when_the_h1_does():
+    # "Nintendo Switch" is the site's name and a word: cut as a site, the product lost its
+    # name and the real site suffix stayed, and on a generic page ("website") that declared
+    # title won over the <h1>.
+    head = ('<meta property="og:site_name" content="Nintendo"><meta property="og:type" '
+            'content="website"><meta property="og:title" content="Nintendo Switch – OLED Model'
+            ' - Nintendo - Official Site">')
+    url = "https://www.nintendo.com/us/gaming-systems/switch/oled-model/"
+    body = "<h1>Nintendo Switch – OLED Model</h1><p>Play at home or on the go.</p>"
+    assert meta(page(head, body), url).title == "Nintendo Switch – OLED Model"
+    # without an <h1> that opens so, the site's name with a word after it is still the site
+    head = ('<meta property="og:site_name" content="BBC">'
+            '<meta property="og:title" content="BBC News - Harbour bridge opens">')
+    assert meta(page(head, "<p>x</p>"), "https://www.bbc.co.uk/news/1").title == (
+        "Harbour bridge opens")
+
+
 def test_title_leaves_out_a_credit_line_set_in_the_h1():
     head = '<meta property="og:title" content="港湾新桥下月通车　沿线居民期待（图）">'
     body = ('<h1><span>港湾新桥下月通车　沿线居民期待</span><br/>'

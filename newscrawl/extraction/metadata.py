@@ -11,7 +11,7 @@ and the microdata offer; the DOM is searched for a byline only when no source na
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from copy import deepcopy
 from dataclasses import dataclass
 from datetime import date as calendar_date
@@ -500,12 +500,17 @@ def _is_site(piece: str, sites: list[str]) -> bool:
         len(s) * 2 >= len(k) or len(k) - len(s) <= _SITE_EXTRA)))) for s in sites)
 
 
-def _strip_site(title: str, sites: list[str], leading: bool = True) -> str:
+def _strip_site(title: str, sites: list[str], leading: bool = True,
+                headings: Sequence[str] = ()) -> str:
     """``Headline | Site`` or ``Site - Headline`` to ``Headline`` when a side names the site.
 
     ``Headline | Section | Site``: once the site is cut from one end, what remains on the far
     side of the same separator is a section or category, when the separator is one headlines
     do not use themselves (a pipe, a slash, a bullet; not a dash or a colon).
+
+    A leading piece that an <h1> (``headings``, keys) opens with is the headline's start, not
+    the site, unless it is the site's very name: "Ridge Wallet - Royal Black" on The Ridge's
+    page whose <h1> is "Ridge Wallet", "Nintendo Switch – OLED Model - Nintendo - Official Site".
     """
     for sep in _TITLE_SEPARATORS:
         if sep not in title:
@@ -514,13 +519,19 @@ def _strip_site(title: str, sites: list[str], leading: bool = True) -> str:
         if head and _is_site(tail, sites):
             if sep in _SECTION_SEPARATORS and sep in head:
                 head = head.partition(sep)[0]
-            return _strip_site(head.strip(), sites, leading)
+            return _strip_site(head.strip(), sites, leading, headings)
         head, _, tail = title.partition(sep)
-        if (leading or sep in _SECTION_SEPARATORS) and tail and _is_site(head, sites):
+        if ((leading or sep in _SECTION_SEPARATORS) and tail and _is_site(head, sites)
+                and not _opens_heading(head, sites, headings)):
             if sep in _SECTION_SEPARATORS and sep in tail:
                 tail = tail.rpartition(sep)[2]
-            return _strip_site(tail.strip(), sites, leading)
+            return _strip_site(tail.strip(), sites, leading, headings)
     return title
+
+
+def _opens_heading(piece: str, sites: list[str], headings: Sequence[str]) -> bool:
+    k = _key(piece)
+    return k not in sites and any(h.startswith(k) for h in headings)
 
 
 def _strip_host(title: str, url: str | None) -> str:
@@ -613,9 +624,6 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
         _clip(ld.headline, _MAX_TITLE) if ld else None,
         _clip(c.title, _MAX_TITLE),
     ) if t]
-    # The site's name in "Headline - Site" agrees with any <h1> that names the site.
-    stripped = [_strip_site(d, sites) for d in declared]
-    declared_words = set().union(*map(_words, stripped))
     h1s: list[tuple[str, etree._Element]] = []
     header_h1s: list[tuple[str, etree._Element]] = []
     for h in c.h1s:
@@ -624,6 +632,10 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
         if text and _h1_ok(h, text, sites, site_words):
             text = _strip_site_tail(text, sites)
             (header_h1s if _in_page_header(h) else h1s).append((text, h))
+    headings = [_key(text) for text, _ in h1s + header_h1s]
+    # The site's name in "Headline - Site" agrees with any <h1> that names the site.
+    stripped = [_strip_site(d, sites, headings=headings) for d in declared]
+    declared_words = set().union(*map(_words, stripped))
     best, best_overlap = None, 0.0
     declared_keys = {_key(s) for s in stripped}
     sections = len(c.h1s) >= _SECTION_H1S
@@ -660,7 +672,7 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
         if home:
             s = _strip_site(d, sites, False)
         elif (hostless := _strip_host(d, url)) != d:
-            s = _strip_site(hostless, sites)
+            s = _strip_site(hostless, sites, headings=headings)
         if t := _cut_descriptors(_rstrip_glyphs(s)):
             names.append(t)
     # og:title is sometimes only the site's name ("Robomow") while <title> names the page.
