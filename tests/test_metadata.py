@@ -225,6 +225,26 @@ def test_forum_thread_starter_label_names_the_author_not_the_replies(opening: st
     assert meta(page(body=body)).authors == (author,)
 
 
+@pytest.mark.parametrize(("post", "author"), [
+    # phpBB: the member link, then "Posts:" and "Joined:"
+    ('<dl class="postprofile"><dt><a href="./memberlist.php?mode=viewprofile&amp;u=1" '
+     'class="username">b.scherer</a></dt><dd><strong>Posts:</strong> 2</dd>'
+     '<dd><strong>Joined:</strong> Sun Dec 17, 2023</dd></dl>', "b.scherer"),
+    # vBulletin 3: a session id before the member's id, a rank between
+    ('<a class="bigusername" href="member.php?s=e3c9&amp;u=224387">microfast</a>'
+     '<div>Registered User</div><div>Join Date: Mar 2016</div><div>Posts: 1</div>',
+     "microfast"),
+    # an account link on an article is no byline
+    ('<a href="/members/login/">Sign in</a><p>Posts: our pick of the week</p>', None),
+    ('<a href="/profile.php?id=7">Jane Roe</a><p>Posts: the ones we liked best over the year, and'
+     ' why</p>', None),
+])
+def test_classic_forum_post_author_from_the_member_link_before_the_members_stats(
+        post: str, author: str | None) -> None:
+    body = f"<h2>Turning off all LED of RPi 5</h2>{post}<div><p>Hi, how do I do it?</p></div>"
+    assert meta(page(body=body)).authors == ((author,) if author else ())
+
+
 # --- <time>, DOM bylines, visible dates, URL dates --------------------------------------------
 
 def test_time_datetime_prefers_the_published_one():
