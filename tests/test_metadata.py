@@ -245,6 +245,30 @@ def test_classic_forum_post_author_from_the_member_link_before_the_members_stats
     assert meta(page(body=body)).authors == ((author,) if author else ())
 
 
+@pytest.mark.parametrize(("line", "author"), [
+    ("Oleh: Budi Santoso", "Budi Santoso"),  # Indonesian
+    ("Oleh Budi Santoso", "Budi Santoso"),
+    ("Penulis: Budi Santoso", "Budi Santoso"),
+    ("Yazar: Ahmet Yılmaz", "Ahmet Yılmaz"),  # Turkish
+    ("Tác giả: Nguyễn Văn An", "Nguyễn Văn An"),  # Vietnamese
+    ("بقلم: أحمد علي", "أحمد علي"),  # Arabic
+    ("بقلم أحمد علي", "أحمد علي"),
+    ("نویسنده: علی رضایی", "علی رضایی"),  # Persian
+    ("מאת: דנה כהן", "דנה כהן"),  # Hebrew
+    ("โดย สมชาย ใจดี", "สมชาย ใจดี"),  # Thai
+    ("लेखक: राहुल शर्मा", "राहुल शर्मा"),  # Hindi
+])
+def test_bylines_in_more_languages_and_scripts_without_case(line: str, author: str) -> None:
+    body = f"<article><h1>Headline of the story</h1><p>{line}</p><p>The story.</p></article>"
+    assert meta(page(body=body)).authors == (author,)
+
+
+def test_words_that_open_a_byline_elsewhere_open_prose_here() -> None:
+    for line in ("Oleh karena itu harga naik.", "Oleh-oleh khas Bandung"):
+        body = f"<article><h1>Headline of the story</h1><p>{line}</p><p>The story.</p></article>"
+        assert meta(page(body=body)).authors == ()
+
+
 # --- <time>, DOM bylines, visible dates, URL dates --------------------------------------------
 
 def test_time_datetime_prefers_the_published_one():

@@ -1,5 +1,6 @@
-"""Chinese and Japanese bylines: reporter credits under the headline or at the article's end,
-on pages with and without an <h1>. Fixtures are invented (names, outlets and text)."""
+"""Chinese, Japanese and Korean bylines: reporter credits under the headline or at the
+article's end, on pages with and without an <h1>. Fixtures are invented (names, outlets and
+text)."""
 
 from __future__ import annotations
 
@@ -38,6 +39,12 @@ def meta(body: str) -> Metadata:
     ("文・森田花子", "森田花子"),
     ("由林小雨张贴 @", "林小雨"),  # a blog's "posted by"
     ("由 quietfox 发表于", "quietfox"),
+    # Korean: names, then the role
+    ("홍길동 기자", "홍길동"),
+    ("홍길동 기자 hong@news.example.kr", "홍길동"),
+    ("김철수·이영희 기자", "김철수 이영희"),
+    ("(서울=한빛뉴스) 홍길동 기자 = 정부는 22일 새 예산안을 발표했다.", "홍길동"),
+    ("[부산=바다일보] 김철수 특파원 =", "김철수"),
 ])
 def test_credit_lines_name_the_writers(line: str, names: str) -> None:
     assert cjk_credit(line) == names
@@ -52,6 +59,8 @@ def test_credit_lines_name_the_writers(line: str, names: str) -> None:
     "整理 晨光报记者 林小雨",  # something before the role
     "由于大雨发表",  # 由于, because
     "本帖最后由 林小雨 于 2020-1-1 编辑",  # last edited by
+    "기자회견에서 정부가 밝혔다",  # a press conference
+    "홍길동 기자가 현장을 취재했다",  # prose about the reporter
 ])
 def test_lines_that_are_not_credits(line: str) -> None:
     assert cjk_credit(line) is None
@@ -122,3 +131,11 @@ def test_author_box_counters_are_not_names() -> None:
     body = ('<h1>新公园开放</h1><div class="author-card"><span>文章</span><b>12</b>'
             f"<span>粉丝</span><b>300</b></div>{PROSE}<p>记者 林小雨</p>")
     assert meta(body).authors == ("林小雨",)
+
+
+def test_korean_dateline_credit_opens_a_long_first_paragraph() -> None:
+    story = "정부는 22일 새 예산안을 발표했다. " * 20
+    markup = ("<html lang='ko'><head><title>정부, 새 예산안 발표</title></head><body>"
+              f"<h1>정부, 새 예산안 발표</h1><p>(서울=한빛뉴스) 홍길동 기자 = {story}</p>"
+              "<p>두번째 문단.</p></body></html>")
+    assert extract_metadata(parse(markup), "https://news.example/a/1").authors == ("홍길동",)

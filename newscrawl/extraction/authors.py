@@ -26,6 +26,7 @@ _BY = re.compile(
     r"|(?:(?:view|see)\s+all\s+|more\s+)?(?:articles|posts|stories))\s+)?"
     r"(?:by|from|przez|от|автор|tekst|texte|texto|testo|"
     r"author|autor|auteur|autore|auteurs|authors|écrit par|escrito por|scritto da|"
+    r"oleh|penulis|yazar|tác giả|بقلم|نویسنده|מאת|โดย|लेखक|"
     r"geschrieben von|(?:von|par|por|di|da|de|door|av|af)(?=\s*[:：]|\s+\S+\s+\S))\b\s*[:：]?\s*"
     r"|^\s*(?:作者|记者|撰文|文|编辑|责任编辑|来源|筆者|著者|記者|기자)\s*[：:/／|]\s*",
     re.I,
@@ -33,7 +34,7 @@ _BY = re.compile(
 BY_PREFIX = re.compile(
     r"^\s*(?:(?:written|posted|reported|words|story)\s+)?(?:by\b\s*[:：]?\s*\S"
     r"|(?:von|par|por|di|door|av|af|przez|от|автор|écrit par|escrito por|scritto da"
-    r"|geschrieben von)\b\s*[:：]?\s*(?-i:(?![a-z]))[^\W\d_])"
+    r"|geschrieben von|oleh|بقلم|מאת|โดย)\b\s*[:：]?\s*(?-i:(?![a-z]))[^\W\d_])"
     r"|^\s*(?:作者|记者|撰文|文|筆者|著者|記者)\s*[：:/／|]",
     re.I,
 )
@@ -41,20 +42,22 @@ BY_PREFIX = re.compile(
 also words of English or of their own prose ("Door & Window Sensor", "door fittings", "Por
 qué"), so a name must follow them: a letter, not lower-case ASCII (a lower-case handle
 follows only "by")."""
-BY_ONLY = re.compile(r"^\s*(?:(?:written|posted)\s+)?(?:by|von|par|por|di|door|av|af|przez)"
+BY_ONLY = re.compile(r"^\s*(?:(?:written|posted)\s+)?(?:by|von|par|por|di|door|av|af|przez"
+                     r"|oleh|بقلم|מאת|โดย)"
                      r"\s*[:：]?\s*$", re.I)
 # Labels that name the writer on the next line or after them, stronger than a bare "By", so
 # they are also trusted in an author box at the end of an article: "Written by", "Article by",
 # "Posted by", "Author:", "Autorin:", "Contributors:".
 _LABEL = (r"(?:(?:written|posted|article|story|words|reported|text)\s+by|authors?"
           r"|autor(?:in|en|es)?|auteur(?:e|s)?|autore|autori|contributors?|verfasst von"
-          r"|rédigé par)")
+          r"|rédigé par|penulis|yazar|tác giả|نویسنده|लेखक)")
 AUTHOR_LABEL = re.compile(rf"^\s*{_LABEL}\s*[:：]?\s*$", re.I)
 """A line that is only such a label: the name is on the next line."""
 AUTHOR_LABELLED = re.compile(
     r"^\s*(?:(?:written|posted|article|story|words|reported)\s+by|verfasst von|rédigé par)"
     r"\s*[:：]?\s*"
-    r"|^\s*(?:authors?|autor(?:in|en|es)?|auteur(?:e|s)?|autore|autori|contributors?)\s*[:：]\s*",
+    r"|^\s*(?:authors?|autor(?:in|en|es)?|auteur(?:e|s)?|autore|autori|contributors?"
+    r"|penulis|yazar|tác giả|نویسنده|लेखक)\s*[:：]\s*",
     re.I,
 )
 """A line that starts with such a label (a bare "Author" needs its colon: "Author interviews")."""
@@ -160,6 +163,14 @@ _CJK_LAST_BRACKET = re.compile(r"[（(]([^（()）]{2,40})[）)]$")
 _CJK_MAX_NAMES = 8
 
 
+_KO_CREDIT = re.compile(
+    r"(?:[\[(【][^\])】]{1,30}[\])】]\s*)?"
+    r"((?:[\uac00-\ud7a3]{2,4}[\s·,]*?)+?)\s*(?:특파원|선임기자|객원기자|인턴기자|기자)"
+    r"(?:\s*[\w.+-]+@[\w.-]+\.\w+)?\s*(=|$)")
+"""A Korean credit: names, then the role ("홍길동 기자", "홍길동 기자 hong@example.co.kr"), as a
+line of its own or opening the story after the dateline ("(서울=연합뉴스) 홍길동 기자 = ...")."""
+
+
 def cjk_credit(text: str) -> str | None:
     """The names a Chinese or Japanese credit line gives, space-separated, or None when the text
     is not one. The whole text must be the credit (or, at the end of a paragraph, its last
@@ -168,6 +179,10 @@ def cjk_credit(text: str) -> str | None:
     handle; or a post's "由张三发表于" (posted by). Prose that mentions a reporter ("记者看到……")
     is none. Editors (编辑) and sources (来源: an outlet) are not credited as writers."""
     text = text.strip()
+    korean = _KO_CREDIT.match(text)
+    if korean:
+        names = [n for n in re.split(r"[\s·,]+", korean.group(1)) if n]
+        return " ".join(names) if len(names) <= _CJK_MAX_NAMES else None
     posted = CJK_POSTED_BY.fullmatch(text)
     if posted:
         return posted.group(1) if _CJK_CREDIT_NAME.fullmatch(posted.group(1)) else None
@@ -266,6 +281,8 @@ def _prose(name: str) -> bool:
             name[-1] in "!?" or any(w in _SENTENCE_WORDS for w in words)
             or (words[0].lower() in _IMPERATIVES and words[1][:1].islower())):
         return True
+    if not any(c.isupper() or c.islower() for c in name):
+        return False  # a script without case (Arabic, Hebrew, Thai, Hangul, Devanagari)
     # A name has at least one capitalised word (or is a handle: lower case, "xJewishNinjax");
     # three lower-case words are a phrase of prose ("never looked back"), not a handle.
     if not any(w[:1].isupper() for w in words):
