@@ -1,4 +1,4 @@
-"""XGBoost without scikit-learn: what the node classifier needs, at a third of the memory.
+"""XGBoost without scikit-learn: what the node classifier needs, in half the memory.
 
 ``import xgboost`` imports scikit-learn whenever it is installed, for its estimator classes
 (``XGBClassifier`` ...), and scikit-learn brings SciPy's statistics with it. Inference uses
