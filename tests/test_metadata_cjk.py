@@ -61,6 +61,7 @@ def test_credit_lines_name_the_writers(line: str, names: str) -> None:
     "本帖最后由 林小雨 于 2020-1-1 编辑",  # last edited by
     "기자회견에서 정부가 밝혔다",  # a press conference
     "홍길동 기자가 현장을 취재했다",  # prose about the reporter
+    "가나다라마바사아 " * 12 + "기자회견",  # long words before a role word: no backtracking trap
 ])
 def test_lines_that_are_not_credits(line: str) -> None:
     assert cjk_credit(line) is None

@@ -165,24 +165,26 @@ _CJK_MAX_NAMES = 8
 
 _KO_CREDIT = re.compile(
     r"(?:[\[(【][^\])】]{1,30}[\])】]\s*)?"
-    r"((?:[\uac00-\ud7a3]{2,4}[\s·,]*?)+?)\s*(?:특파원|선임기자|객원기자|인턴기자|기자)"
+    rf"((?:[\uac00-\ud7a3]{{2,4}}[\s·,]+){{0,{_CJK_MAX_NAMES - 1}}}?[\uac00-\ud7a3]{{2,4}})\s*"
+    r"(?:특파원|선임기자|객원기자|인턴기자|기자)"
     r"(?:\s*[\w.+-]+@[\w.-]+\.\w+)?\s*(=|$)")
 """A Korean credit: names, then the role ("홍길동 기자", "홍길동 기자 hong@example.co.kr"), as a
-line of its own or opening the story after the dateline ("(서울=연합뉴스) 홍길동 기자 = ...")."""
+line of its own or opening the story after the dateline ("(서울=연합뉴스) 홍길동 기자 = ...").
+Each name ends at a separator: names that may also run together backtrack exponentially on a
+sentence that is no credit (eight words took 20 s)."""
 
 
 def cjk_credit(text: str) -> str | None:
-    """The names a Chinese or Japanese credit line gives, space-separated, or None when the text
-    is not one. The whole text must be the credit (or, at the end of a paragraph, its last
-    bracket): a label or a reporter's role first, or a place with "报道" (reported from) last,
+    """The names a Chinese, Japanese or Korean credit line gives, space-separated, or None when
+    the text is not one. The whole text must be the credit (or, at the end of a paragraph, its
+    last bracket): a label or a reporter's role first, or a place with "报道" (reported from) last,
     and nothing but names between, each 2-4 Han characters, a dotted transcription or a Latin
     handle; or a post's "由张三发表于" (posted by). Prose that mentions a reporter ("记者看到……")
     is none. Editors (编辑) and sources (来源: an outlet) are not credited as writers."""
     text = text.strip()
     korean = _KO_CREDIT.match(text)
     if korean:
-        names = [n for n in re.split(r"[\s·,]+", korean.group(1)) if n]
-        return " ".join(names) if len(names) <= _CJK_MAX_NAMES else None
+        return " ".join(re.split(r"[\s·,]+", korean.group(1)))
     posted = CJK_POSTED_BY.fullmatch(text)
     if posted:
         return posted.group(1) if _CJK_CREDIT_NAME.fullmatch(posted.group(1)) else None

@@ -1157,7 +1157,7 @@ def _dom_authors(root: etree._Element, c: _Collected) -> tuple[str, ...]:
             elif names:
                 return names
     return (_text_byline(root, c, h1) or outlet
-            or _forum_poster(_elements_after(h1) if h1 is not None else root.iter()))
+            or _forum_poster(_elements_after(h1) if h1 is not None else root.iter(etree.Element)))
 
 
 _MEMBER_PAGE = re.compile(
