@@ -1126,6 +1126,31 @@ def test_title_h1_without_its_subtitle_tagline_or_screen_reader_text():
     assert meta(page(head, body)).title == "Trail Shoes"
 
 
+def test_title_h1_animated_in_hidden_parts_reads_its_screen_reader_text():
+    parts = ('<span aria-hidden="true"><span class="show-mobile">The tool</span>'
+             '<span class="show-mobile">for teams</span><span class="hide-mobile">The tool for'
+             '</span><br><span class="hide-mobile">teams</span></span>')
+    body = f'<main><h1>{parts}<span class="visually-hidden">The tool for teams</span></h1></main>'
+    assert meta(page("<title>Acme | Tracking for teams</title>", body)).title == (
+        "The tool for teams")
+    # Screen-reader text that is not the hidden parts' words stays out, as above.
+    body = ('<main><h1>Trail Shoes<i aria-hidden="true">→</i>'
+            '<span class="sr-only">Collection:</span></h1></main>')
+    assert meta(page("<title>Trail Shoes | Acme</title>", body)).title == "Trail Shoes"
+
+
+def test_title_h1_that_is_a_paragraph_gives_way_to_the_declared_title():
+    head = "<title>The 10 Best Renovation Projects of 2023 | Reno</title>"
+    lead = ("Learn which renovation projects of 2023 have the best return? Get expert tips on"
+            " how to work it out. We'll help you learn what you need to know about their value.")
+    assert meta(page(head, f"<main><h1>{lead}</h1></main>")).title == (
+        "The 10 Best Renovation Projects of 2023")
+    # A long headline of one sentence is still the headline.
+    one = ("Council approves the new riverside housing plan after a six-hour meeting in which"
+           " residents, builders and the mayor argued over height, parking and the old mill")
+    assert meta(page("", f"<main><h1>{one}</h1></main>")).title == one
+
+
 def test_title_screen_reader_only_h1_is_not_the_headline():
     head = '<title>Art Supplies | Blick</title>'
     assert meta(page(head, '<main><h1 class="sr-only">Blick Homepage</h1></main>'),

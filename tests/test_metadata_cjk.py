@@ -140,3 +140,39 @@ def test_korean_dateline_credit_opens_a_long_first_paragraph() -> None:
               f"<h1>정부, 새 예산안 발표</h1><p>(서울=한빛뉴스) 홍길동 기자 = {story}</p>"
               "<p>두번째 문단.</p></body></html>")
     assert extract_metadata(parse(markup), "https://news.example/a/1").authors == ("홍길동",)
+
+
+def test_bare_separators_of_chinese_titles_cut_the_site_and_channel() -> None:
+    head = "<title>北京今冬首场降雪来了_新闻频道_网易新闻</title>"
+    body = "<h1>北京今冬首场降雪来了</h1><p>今天清晨，北京迎来今冬首场降雪。</p>"
+    assert meta_with_head(head, body).title == "北京今冬首场降雪来了"
+    # A dash between digits is the headline's own ("2024-2025赛季").
+    head = "<title>2024-2025赛季中超联赛开幕</title>"
+    assert meta_with_head(head, "<p>正文。</p>").title == "2024-2025赛季中超联赛开幕"
+    # A title that nothing is cut from keeps its bare separators as written.
+    head = "<title>新竹尖石_美樹營地賞楓 @ 史蒂文的家_藍天 :: 痞客邦 ::</title>"
+    assert meta_with_head(head, "<p>正文。</p>").title == (
+        "新竹尖石_美樹營地賞楓 @ 史蒂文的家_藍天 :: 痞客邦 ::")
+
+
+@pytest.mark.parametrize("title", [
+    "17种产品入选国家绿色制造名单 - 要闻云南 - 云南日报网",
+    "劳伦斯：一个无法定义的“洛克菲勒”-搜狐财经",
+    "Council approves the riverside housing plan – Evening Herald",
+])
+def test_headline_shown_on_a_page_without_h1_is_cut_from_the_title(title: str) -> None:
+    """The site's name here is neither declared nor the host's: the page shows the headline
+    by itself, and only that part of the title."""
+    shown = title.rsplit(" - ", 2)[0] if " - 要闻" in title else title.rpartition(
+        "-搜狐" if "搜狐" in title else " – ")[0]
+    body = (f'<div class="nav"><a>要闻云南</a><a>Evening Herald</a></div><td class="title">'
+            f"<strong>{shown}</strong></td><p>正文内容。</p>")
+    assert meta_with_head(f"<title>{title}</title>", body).title == shown
+    # Not shown by itself: the title stays whole.
+    assert meta_with_head(f"<title>{title}</title>", "<p>正文内容。</p>").title == title
+
+
+def test_h1_that_ends_a_chinese_title_after_a_space_is_the_site() -> None:
+    head = "<title>土豆不“土” 土豆无“土” 松花江网</title>"
+    body = "<h1>松花江网</h1><p>土豆是一种常见的食物。</p>"
+    assert meta_with_head(head, body).title == "土豆不“土” 土豆无“土”"

@@ -198,7 +198,7 @@ _LANGUAGE_KEYS = ("content-language", "og:locale", "language", "dc.language", "i
 
 # Between a headline and the site name in <title> and og:title.
 _TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " :: ", " · ", " • ", " / ", " « ", " » ",
-                     " ~ ", ": ", "｜", " – ")
+                     " ~ ", ": ", "｜", " – ", " _ ", "：")
 # Separators a headline does not contain itself, so a third piece between them is a section.
 _GENERIC_PAGE_TYPES = frozenset({
     "website", "webpage", "collectionpage", "faqpage", "aboutpage", "contactpage",
@@ -207,7 +207,7 @@ _GENERIC_PAGE_TYPES = frozenset({
 _ELLIPSES = ("…", "...")
 _DESCRIPTOR_SEPARATORS = (" | ", "｜")
 """After the headline in a title only: what follows is a descriptor or a section."""
-_SECTION_SEPARATORS = frozenset({" | ", " :: ", " · ", " • ", " / ", " « ", " » ", "｜"})
+_SECTION_SEPARATORS = frozenset({" | ", " :: ", " · ", " • ", " / ", " « ", " » ", "｜", " _ "})
 # Permalink anchors (Sphinx "¶", "§") and icon-font glyphs (private use area) that themes put
 # at the end of a heading: never part of the headline.
 _CLOSING = frozenset(",.;:!?)]}”’»%")
@@ -580,11 +580,19 @@ def _cut_source(heading: str, h1: etree._Element) -> str:
     return heading
 
 
+_MAX_HEADLINE = 150
+_SENTENCE_STOP = re.compile(r"[.!?](?=\s|$)|[。！？]")
+"""An <h1> longer than a long headline that holds two sentences or more is a paragraph set
+in the heading's type ("Learn which renovations ...? Get expert tips ... We'll help you ...")."""
+
+
 def _h1_ok(h1: etree._Element, text: str, sites: list[str], site_words: set[str]) -> bool:
     """Not the logo or site name that some themes wrap in an <h1> (also a short form of it:
     "Garden News" on "Garden Update News", or the text beside a logo image), nor a
-    page-header <h1> outside any article."""
+    page-header <h1> outside any article, nor a paragraph."""
     if _is_site(text, sites) or len(text) < 3 or h1.get("hidden") is not None:
+        return False
+    if len(text) > _MAX_HEADLINE and len(_SENTENCE_STOP.findall(text)) >= 2:
         return False
     if site_words and _words(text) <= site_words:
         return False
@@ -603,6 +611,62 @@ def _h1_ok(h1: etree._Element, text: str, sites: list[str], site_words: set[str]
     return bool(ancestors & {"article", "main"}) or not ancestors & {"nav", "footer"}
 
 
+_CJK_NEIGHBOUR = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uff01-\uff60“”"
+_CJK_SEPARATOR = re.compile(
+    f"(?<=[{_CJK_NEIGHBOUR}])\\s*([_|-])\\s*(?=\\S)|(?<=\\S)\\s*([_|-])\\s*(?=[{_CJK_NEIGHBOUR}])")
+"""Chinese titles join headline, channel and site with a bare "_", "-" or "|"
+("北京今冬首场降雪来了_网易新闻"): where either side is CJK, the mark is a separator."""
+
+
+def _spaced_separators(title: str) -> str:
+    return _CJK_SEPARATOR.sub(lambda m: f" {m.group(1) or m.group(2)} ", title)
+
+
+def _shown_piece(root: etree._Element, title: str) -> str | None:
+    """The part of ``Headline _ Channel _ Site`` that the page shows as a text of its own,
+    when it holds the title's longest piece and is not the whole title: the headline as a
+    reader sees it, where the site's name is neither declared nor the host's ("云南日报网" on
+    yndaily.com), so it cannot be cut by name. Site and channel names are short pieces, and
+    a navigation link that shows one names no headline."""
+    parts = _SEPARATOR_SPLIT.split(title)
+    pieces = parts[::2]
+    if len(pieces) < 2 or len(pieces) > _SHOWN_PIECES:
+        return None
+    longest = max(range(len(pieces)), key=lambda i: len(pieces[i]))
+    if len(pieces[longest]) < _SHOWN_MARGIN * max(
+            len(p) for i, p in enumerate(pieces) if i != longest):
+        return None
+    runs: dict[str, str] = {}
+    for first in range(longest + 1):
+        for last in range(longest, len(pieces)):
+            if (first, last) != (0, len(pieces) - 1):
+                run = "".join(parts[2 * first: 2 * last + 1]).strip()
+                runs[_NON_ALNUM.sub("", run.casefold())] = run
+    whole = _NON_ALNUM.sub("", title.casefold())
+    shortest = min(map(len, runs))
+    found: str | None = None
+    body = next(root.iter("body"), root)
+    for text in _SHOWN_TEXTS(body):
+        if len(text) < shortest:
+            continue
+        key = _NON_ALNUM.sub("", text.casefold())
+        if key == whole:
+            return None
+        if key in runs and (found is None or len(runs[key]) > len(found)):
+            found = runs[key]
+    return found
+
+
+_SHOWN_PIECES = 6
+_SHOWN_TEXTS = etree.XPath(".//text()[not(parent::title or parent::script or parent::style)]",
+                          smart_strings=False)
+_SHOWN_MARGIN = 1.5
+_SEPARATOR_SPLIT = re.compile("(" + "|".join(map(re.escape, sorted(
+    set(_TITLE_SEPARATORS) - {": ", "："}, key=len, reverse=True))) + ")")
+"""Not at colons: "How to Make a Good Game: 5 Mistakes" is one headline, and its page may
+show the part after the colon on its own."""
+
+
 def _in_page_header(h1: etree._Element) -> bool:
     """Inside a <header> that is not within the article: the site's banner, or a category
     page's title bar. Taken only when it agrees closely with the declared title."""
@@ -610,8 +674,34 @@ def _in_page_header(h1: etree._Element) -> bool:
     return "header" in ancestors and not ancestors & {"article", "main"}
 
 
-def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
-                  url: str | None) -> str | None:
+def _declared_titles(c: _Collected, ld: JsonLd | None) -> list[str]:
+    # og:title before the JSON-LD headline: Google asks for headlines of at most 110
+    # characters, so some CMSs cut them, and some put the article's first lines there.
+    return [t for t in map(readable, (
+        _clip(_first(c.metas, _TITLE_KEYS), _MAX_TITLE),
+        _clip(ld.headline, _MAX_TITLE) if ld else None,
+        _clip(c.title, _MAX_TITLE),
+    )) if t]
+
+
+def _choose_title(root: etree._Element, c: _Collected, ld: JsonLd | None,
+                  site_name: str | None, url: str | None) -> str | None:
+    """:func:`_chosen_title`, with the bare separators of a Chinese title as the page wrote
+    them where they stay in the headline ("新竹尖石_美樹營地賞楓 @ 史蒂文的家")."""
+    title = _chosen_title(root, c, ld, site_name, url)
+    declared = _declared_titles(c, ld)
+    if not title or any(title in d for d in declared):
+        return title
+    bare = _CJK_SPACED.sub(lambda m: m.group(1) or m.group(2), title)
+    return bare if any(bare in d for d in declared) else title
+
+
+_CJK_SPACED = re.compile(
+    f"(?<=[{_CJK_NEIGHBOUR}]) ([_|-]) |(?<=\\S) ([_|-]) (?=[{_CJK_NEIGHBOUR}])")
+
+
+def _chosen_title(root: etree._Element, c: _Collected, ld: JsonLd | None,
+                  site_name: str | None, url: str | None) -> str | None:
     """The headline as a reader sees it: the <h1> that agrees with the declared title (or the
     only <h1> there is), else the declared title with the site's name cut off."""
     # A "site name" that is a whole "Headline | Site" title is the page's title misfiled.
@@ -619,18 +709,19 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
         site_name = None
     sites = _site_names(site_name, url)
     site_words = _words(site_name) if site_name else set()
-    # og:title before the JSON-LD headline: Google asks for headlines of at most 110
-    # characters, so some CMSs cut them, and some put the article's first lines there.
-    declared = [readable(t) for t in (
-        _clip(_first(c.metas, _TITLE_KEYS), _MAX_TITLE),
-        _clip(ld.headline, _MAX_TITLE) if ld else None,
-        _clip(c.title, _MAX_TITLE),
-    ) if t]
+    declared = [_spaced_separators(t) for t in _declared_titles(c, ld)]
     h1s: list[tuple[str, etree._Element]] = []
     header_h1s: list[tuple[str, etree._Element]] = []
+    title_words = (c.title or "").split()
     for h in c.h1s:
         text = _clip(readable(_inline_text(h)), _MAX_TITLE)
         text = _cut_source(_rstrip_glyphs(text), h) if text else text
+        if text and len(title_words) >= 2 and text == title_words[-1] and _CJK_CHAR.match(text):
+            # "土豆不“土” 土豆无“土” 松花江网" over an <h1> "松花江网": the site's name, set
+            # after the headline with a space as Chinese titles may.
+            sites.append(_key(text))
+            declared = [d.removesuffix(text).rstrip() for d in declared]
+            continue
         if text and _h1_ok(h, text, sites, site_words):
             text = _strip_site_tail(text, sites)
             (header_h1s if _in_page_header(h) else h1s).append((text, h))
@@ -689,6 +780,8 @@ def _choose_title(c: _Collected, ld: JsonLd | None, site_name: str | None,
         if named is None and len(h1s) == 1:
             return _cut_descriptors(h1s[0][0])
         named = named or (names[0] if names else None)
+        if named and not home and (shown := _shown_piece(root, named)):
+            return shown
         return named or (_cut_descriptors(h1s[0][0]) if h1s else None)
     named = named or (names[0] if names else None)
     text = _cut_descriptors(heading[0])
@@ -819,7 +912,7 @@ def _inline_lines(el: etree._Element) -> list[str]:
     apart, so they are read apart too; a single letter before is a drop cap. No space before
     punctuation that closes a phrase ("<a>Metroid</a> , One")."""
     out = ""
-    for piece in _heading_pieces(el):
+    for piece in _heading_pieces(_spoken_heading(el)):
         if piece is None:
             out += _LINE  # not "\n": the source's own newlines are spaces
             continue
@@ -834,6 +927,27 @@ def _inline_lines(el: etree._Element) -> list[str]:
             out += " "
         out += piece
     return [line for line in (" ".join(part.split()) for part in out.split(_LINE)) if line]
+
+
+_ARIA_HIDDEN = etree.XPath(".//*[@aria-hidden='true']")
+_SPOKEN = frozenset(SCREEN_READER_CLASSES)
+
+
+def _spoken_heading(el: etree._Element) -> etree._Element:
+    """A heading that animates its words in parts hidden from screen readers ("The product",
+    "development", ... in ``aria-hidden`` spans, shown per breakpoint) and says the headline
+    once in screen-reader text: that text is the headline, the parts would read it twice."""
+    hidden = "".join("".join(h.itertext()) for h in _ARIA_HIDDEN(el)).split()
+    if not hidden:
+        return el
+    hidden_letters = "".join(hidden).casefold()
+    for child in el.iter():
+        classes = set((child.get("class") or "").lower().split())
+        if child is not el and (classes & _SPOKEN or any("visuallyhidden" in c for c in classes)):
+            spoken = "".join("".join(child.itertext()).split()).casefold()
+            if spoken and spoken in hidden_letters:
+                return child
+    return el
 
 
 def _lines_after_titles(lines: list[str], declared_words: set[str]) -> str:
@@ -854,15 +968,16 @@ def _lines_after_titles(lines: list[str], declared_words: set[str]) -> str:
 def _heading_pieces(el: etree._Element) -> Iterator[str | None]:
     """The heading's text nodes, without the controls and code some themes put inside it
     (rustdoc's "Copy item path" <button>, inline <style>, <script>), a dateline <time>, a
-    heading nested in it, ``hidden`` elements, label chips, comment counts (a bubble with
-    "87" after a story's title) and the asides named by a class or id ("productSubtitle");
-    None where a block element or ``<br>`` breaks the line."""
+    heading nested in it, ``hidden`` and ``aria-hidden`` elements (an icon's glyph, a count
+    "(102+)"), label chips, comment counts (a bubble with "87" after a story's title) and
+    the asides named by a class or id ("productSubtitle"); None where a block element or
+    ``<br>`` breaks the line."""
     if el.text:
         yield el.text
     for child in el:
         classes = ((child.get("class") or "") + " " + (child.get("id") or "")).lower().split()
         if child.tag not in _HEADING_SKIP and not hides(child) and not (
-                _HEADING_HIDDEN & set(classes)
+                child.get("aria-hidden") == "true" or _HEADING_HIDDEN & set(classes)
                 or any(part in c for c in classes for part in _HEADING_ASIDES)):
             block = child.tag in _BLOCK_TAGS
             if block:
@@ -1912,7 +2027,7 @@ def extract_metadata(root: etree._Element, url: str | None = None) -> Metadata:
         _first(c.metas, _SITE_KEYS[:1]) or (ld.publisher if ld else None)
         or _first(c.metas, _SITE_KEYS[1:])))
     site_name = fields.get("site_name")
-    guarded("title", _choose_title, c, ld, site_name, url)
+    guarded("title", _choose_title, root, c, ld, site_name, url)
     guarded("authors", _authors, root, c, ld, site_name)
     guarded("modified", lambda: _date([
         ld.modified if ld else None, *[v for k in _MODIFIED_KEYS for v in c.metas.get(k, ())],
