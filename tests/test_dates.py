@@ -270,3 +270,26 @@ def test_zone_days():
     assert zone_days("2025-11-13T02:00:00-05:00") == (date(2025, 11, 12), date(2025, 11, 13))
     assert zone_days("2025-11-13T22:47:05") is None
     assert zone_days("2025-11-13") is None
+
+
+@pytest.mark.parametrize("lang,expected", [
+    ("es", "2024-01-02"), ("en-GB", "2024-01-02"), ("vi", "2024-01-02"),
+    ("en-US", "2024-02-01"), ("en", "2024-02-01"), (None, "2024-02-01"),
+])
+def test_slashed_numeric_date_read_in_the_order_of_the_page_language(lang, expected):
+    html_lang = f' lang="{lang}"' if lang else ""
+    markup = (f"<html{html_lang}><head><title>Nieve en Madrid</title></head><body><article>"
+              "<h1>Nieve en Madrid</h1><p class=date>02/01/2024</p><p>" + "Texto. " * 40
+              + "</p></article></body></html>")
+    published = extract_metadata(parse(markup), "https://news.example/x/story.html").published
+    assert published == expected
+    # Outside a page, the default stays month first.
+    assert parse_date("02/01/2024") == "2024-02-01"
+
+
+@pytest.mark.parametrize("written,offset", [
+    ("GMT+7", "+07:00"), ("(GMT+7)", "+07:00"), ("UTC+8", "+08:00"), ("UTC+05:30", "+05:30"),
+    ("GMT-5", "-05:00"), ("GMT", "+00:00"),
+])
+def test_gmt_offsets_as_people_write_them(written, offset):
+    assert parse_date(f"Jan 2, 2024 10:30 {written}") == "2024-01-02T10:30:00" + offset

@@ -257,6 +257,12 @@ def test_classic_forum_post_author_from_the_member_link_before_the_members_stats
     ("מאת: דנה כהן", "דנה כהן"),  # Hebrew
     ("โดย สมชาย ใจดี", "สมชาย ใจดี"),  # Thai
     ("लेखक: राहुल शर्मा", "राहुल शर्मा"),  # Hindi
+    ("Teksti: Matti Meikäläinen", "Matti Meikäläinen"),  # Finnish
+    ("Kirjoittaja: Matti Meikäläinen", "Matti Meikäläinen"),
+    ("Írta: Kovács János", "Kovács János"),  # Hungarian
+    ("Szerző: Kovács János", "Kovács János"),
+    ("Forfatter: Kari Nordmann", "Kari Nordmann"),  # Danish, Norwegian
+    ("Författare: Anna Andersson", "Anna Andersson"),  # Swedish
 ])
 def test_bylines_in_more_languages_and_scripts_without_case(line: str, author: str) -> None:
     body = f"<article><h1>Headline of the story</h1><p>{line}</p><p>The story.</p></article>"

@@ -27,6 +27,7 @@ _BY = re.compile(
     r"(?:by|from|przez|от|автор|tekst|texte|texto|testo|"
     r"author|autor|auteur|autore|auteurs|authors|écrit par|escrito por|scritto da|"
     r"oleh|penulis|yazar|tác giả|بقلم|نویسنده|מאת|โดย|लेखक|"
+    r"teksti|kirjoittaja|írta|szerző|forfatter|författare|skrevet av|skrivet av|"
     r"geschrieben von|(?:von|par|por|di|da|de|door|av|af)(?=\s*[:：]|\s+\S+\s+\S))\b\s*[:：]?\s*"
     r"|^\s*(?:作者|记者|撰文|文|编辑|责任编辑|来源|筆者|著者|記者|기자)\s*[：:/／|]\s*",
     re.I,
@@ -50,14 +51,16 @@ BY_ONLY = re.compile(r"^\s*(?:(?:written|posted)\s+)?(?:by|von|par|por|di|door|a
 # "Posted by", "Author:", "Autorin:", "Contributors:".
 _LABEL = (r"(?:(?:written|posted|article|story|words|reported|text)\s+by|authors?"
           r"|autor(?:in|en|es)?|auteur(?:e|s)?|autore|autori|contributors?|verfasst von"
-          r"|rédigé par|penulis|yazar|tác giả|نویسنده|लेखक)")
+          r"|rédigé par|penulis|yazar|tác giả|نویسنده|लेखक|teksti|kirjoittaja|írta|szerző"
+          r"|forfatter|författare)")
 AUTHOR_LABEL = re.compile(rf"^\s*{_LABEL}\s*[:：]?\s*$", re.I)
 """A line that is only such a label: the name is on the next line."""
 AUTHOR_LABELLED = re.compile(
     r"^\s*(?:(?:written|posted|article|story|words|reported)\s+by|verfasst von|rédigé par)"
     r"\s*[:：]?\s*"
     r"|^\s*(?:authors?|autor(?:in|en|es)?|auteur(?:e|s)?|autore|autori|contributors?"
-    r"|penulis|yazar|tác giả|نویسنده|लेखक)\s*[:：]\s*",
+    r"|penulis|yazar|tác giả|نویسنده|लेखक|teksti|kirjoittaja|írta|szerző|forfatter"
+    r"|författare)\s*[:：]\s*",
     re.I,
 )
 """A line that starts with such a label (a bare "Author" needs its colon: "Author interviews")."""

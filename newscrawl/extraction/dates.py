@@ -10,6 +10,9 @@ which is an order of magnitude slower and loads a locale database on import.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, date, datetime, timedelta
 
 from dateutil import parser as _dateutil
@@ -137,6 +140,38 @@ _DEFAULT_A = datetime(2001, 1, 1)
 _DEFAULT_B = datetime(2002, 2, 2)
 
 
+_DAY_FIRST: ContextVar[bool] = ContextVar("day_first", default=False)
+_MONTH_FIRST_REGIONS = frozenset({"US", "PH", "CA", "FM", "MH", "PW"})
+_YEAR_FIRST_LANGUAGES = frozenset({"zh", "ja", "ko", "hu", "lt", "mn"})
+_GMT_OFFSET = re.compile(r"\b(?:GMT|UTC)\s*([+-])\s*(\d{1,2})(?::?(\d{2}))?(?!\d)")
+""""GMT+7" as people write it, 7 hours east; dateutil reads it the POSIX way, 7 hours west."""
+
+
+def writes_day_first(language: str | None) -> bool:
+    """Whether pages in ``language`` (BCP 47) write 02/01/2024 for 2 January: English in the
+    United States and a few neighbours writes the month first, most other languages and
+    English elsewhere the day; year-first languages write the year first and are left to
+    the default, as is a page that declares no language."""
+    if not language:
+        return False
+    primary, _, region = language.partition("-")
+    if primary == "en":
+        return bool(region) and region[:2] not in _MONTH_FIRST_REGIONS
+    return primary not in _YEAR_FIRST_LANGUAGES
+
+
+@contextmanager
+def day_first(on: bool) -> Iterator[None]:
+    """Read ambiguous numeric dates day first inside the block: the page's language decides
+    the order, and the readers of a page's dates are a dozen calls deep in the metadata
+    rules, so the order travels with the context instead of through each of them."""
+    token = _DAY_FIRST.set(on)
+    try:
+        yield
+    finally:
+        _DAY_FIRST.reset(token)
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -213,8 +248,8 @@ def _from_dateutil(text: str) -> tuple[str, date] | None:
             return written  # type: ignore[return-value]
     if _DAY_RANGE.search(text):
         return None
-    info = _INFO_DAYFIRST if _DOTTED.search(text) else _INFO
-    text = _NOISE.sub(" ", text)
+    info = _INFO_DAYFIRST if _DAY_FIRST.get() or _DOTTED.search(text) else _INFO
+    text = _GMT_OFFSET.sub(_iso_offset, _NOISE.sub(" ", text))
     try:
         a = _dateutil.parse(text, parserinfo=info, default=_DEFAULT_A, fuzzy=True,
                               tzinfos=_tzinfos)
@@ -229,6 +264,10 @@ def _from_dateutil(text: str) -> tuple[str, date] | None:
         return None  # "January 6-9, 2026" read as 2009: the year the text spells is not it
     has_time = (a.hour, a.minute) != (0, 0) or a.tzinfo is not None
     return _format(a, has_time), a.date()
+
+
+def _iso_offset(m: re.Match[str]) -> str:
+    return f" {m.group(1)}{int(m.group(2)):02d}:{m.group(3) or '00'}"
 
 
 def parse_date(value: object, now: datetime | None = None) -> str | None:

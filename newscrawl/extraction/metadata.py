@@ -36,7 +36,14 @@ from newscrawl.extraction.authors import (
     names_nobody,
 )
 from newscrawl.extraction.clean import SCREEN_READER_CLASSES, hides
-from newscrawl.extraction.dates import parse_date, swapped_date, url_date, zone_days
+from newscrawl.extraction.dates import (
+    day_first,
+    parse_date,
+    swapped_date,
+    url_date,
+    writes_day_first,
+    zone_days,
+)
 from newscrawl.extraction.decode import readable
 from newscrawl.extraction.meta_jsonld import JsonLd, read_jsonld
 
@@ -2029,12 +2036,14 @@ def extract_metadata(root: etree._Element, url: str | None = None) -> Metadata:
     site_name = fields.get("site_name")
     guarded("title", _choose_title, root, c, ld, site_name, url)
     guarded("authors", _authors, root, c, ld, site_name)
-    guarded("modified", lambda: _date([
-        ld.modified if ld else None, *[v for k in _MODIFIED_KEYS for v in c.metas.get(k, ())],
-    ]))
-    # A page that shows only an update date is dated by it: it is the date readers see.
-    guarded("published", _published, root, c, ld, url, fields.get("modified"))
     guarded("language", _language, root, c, ld)
+    with day_first(writes_day_first(fields.get("language"))):  # type: ignore[arg-type]
+        guarded("modified", lambda: _date([
+            ld.modified if ld else None,
+            *[v for k in _MODIFIED_KEYS for v in c.metas.get(k, ())],
+        ]))
+        # A page that shows only an update date is dated by it: it is the date readers see.
+        guarded("published", _published, root, c, ld, url, fields.get("modified"))
     guarded("description", lambda: _plain(
         (ld.description if ld else None) or _first(c.metas, _DESCRIPTION_KEYS)))
     guarded("image", lambda: _url_or_none(
