@@ -176,3 +176,10 @@ def test_h1_that_ends_a_chinese_title_after_a_space_is_the_site() -> None:
     head = "<title>土豆不“土” 土豆无“土” 松花江网</title>"
     body = "<h1>松花江网</h1><p>土豆是一种常见的食物。</p>"
     assert meta_with_head(head, body).title == "土豆不“土” 土豆无“土”"
+
+
+def test_site_name_shown_in_the_footer_is_not_the_headline() -> None:
+    head = "<title>Contact - Acme Widgets International</title>"
+    body = ("<main><h2>Contact</h2><p>Write to us.</p></main>"
+            "<footer><span>Acme Widgets International</span></footer>")
+    assert meta_with_head(head, body).title == "Contact - Acme Widgets International"

@@ -634,7 +634,8 @@ def _shown_piece(root: etree._Element, title: str) -> str | None:
     when it holds the title's longest piece and is not the whole title: the headline as a
     reader sees it, where the site's name is neither declared nor the host's ("云南日报网" on
     yndaily.com), so it cannot be cut by name. Site and channel names are short pieces, and
-    a navigation link that shows one names no headline."""
+    what the banner, menu or footer shows is the site's own ("Acme Widgets International"
+    in "Contact - Acme Widgets International")."""
     parts = _SEPARATOR_SPLIT.split(title)
     pieces = parts[::2]
     if len(pieces) < 2 or len(pieces) > _SHOWN_PIECES:
@@ -659,14 +660,26 @@ def _shown_piece(root: etree._Element, title: str) -> str | None:
         key = _NON_ALNUM.sub("", text.casefold())
         if key == whole:
             return None
-        if key in runs and (found is None or len(runs[key]) > len(found)):
+        if key in runs and (found is None or len(runs[key]) > len(found)) and not (
+                _in_template(text.getparent())):
             found = runs[key]
     return found
 
 
+def _in_template(el: etree._Element | None) -> bool:
+    """In the page's banner, menu or footer, where a site shows its own name."""
+    while el is not None:
+        if el.tag in _TEMPLATE_TAGS:
+            return True
+        el = el.getparent()
+    return False
+
+
+_TEMPLATE_TAGS = frozenset({"header", "nav", "footer"})
+
+
 _SHOWN_PIECES = 6
-_SHOWN_TEXTS = etree.XPath(".//text()[not(parent::title or parent::script or parent::style)]",
-                          smart_strings=False)
+_SHOWN_TEXTS = etree.XPath(".//text()[not(parent::title or parent::script or parent::style)]")
 _SHOWN_MARGIN = 1.5
 _SEPARATOR_SPLIT = re.compile("(" + "|".join(map(re.escape, sorted(
     set(_TITLE_SEPARATORS) - {": ", "："}, key=len, reverse=True))) + ")")
