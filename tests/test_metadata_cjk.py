@@ -176,6 +176,10 @@ def test_h1_that_ends_a_chinese_title_after_a_space_is_the_site() -> None:
     head = "<title>土豆不“土” 土豆无“土” 松花江网</title>"
     body = "<h1>松花江网</h1><p>土豆是一种常见的食物。</p>"
     assert meta_with_head(head, body).title == "土豆不“土” 土豆无“土”"
+    # The site's name first and the headline last: the <h1> is the headline.
+    head = "<title>松花江网 北京今冬首场降雪来了</title>"
+    body = "<h1>北京今冬首场降雪来了</h1><p>今天清晨，北京迎来今冬首场降雪。</p>"
+    assert meta_with_head(head, body).title == "北京今冬首场降雪来了"
 
 
 def test_site_name_shown_in_the_footer_is_not_the_headline() -> None:

@@ -736,9 +736,11 @@ def _chosen_title(root: etree._Element, c: _Collected, ld: JsonLd | None,
     for h in c.h1s:
         text = _clip(readable(_inline_text(h)), _MAX_TITLE)
         text = _cut_source(_rstrip_glyphs(text), h) if text else text
-        if text and len(title_words) >= 2 and text == title_words[-1] and _CJK_CHAR.match(text):
+        if (text and len(title_words) >= 2 and text == title_words[-1] and _CJK_CHAR.match(text)
+                and len("".join(title_words[:-1])) >= 2 * len(text)):
             # "土豆不“土” 土豆无“土” 松花江网" over an <h1> "松花江网": the site's name, set
-            # after the headline with a space as Chinese titles may.
+            # after the headline with a space as Chinese titles may; a headline is the longer
+            # part ("松花江网 北京今冬首场降雪来了" over its headline is the other order).
             sites.append(_key(text))
             declared = [d.removesuffix(text).rstrip() for d in declared]
             continue
