@@ -149,6 +149,13 @@ def test_bare_separators_of_chinese_titles_cut_the_site_and_channel() -> None:
     # A dash between digits is the headline's own ("2024-2025赛季").
     head = "<title>2024-2025赛季中超联赛开幕</title>"
     assert meta_with_head(head, "<p>正文。</p>").title == "2024-2025赛季中超联赛开幕"
+    # A run of the mark is one separator; a site named "…网" signs pages without the "网".
+    for site, title in (("人民网", "北京今冬首场降雪来了--人民网"),
+                        ("腾讯网", "北京今冬首场降雪来了_腾讯新闻")):
+        head = f'<meta property="og:site_name" content="{site}"><title>{title}</title>'
+        assert meta_with_head(head, "<p>正文。</p>").title == "北京今冬首场降雪来了"
+    head = "<title>新竹尖石__美樹營地 @ 史蒂文的家</title>"
+    assert meta_with_head(head, "<p>正文。</p>").title == "新竹尖石__美樹營地 @ 史蒂文的家"
     # A title that nothing is cut from keeps its bare separators as written.
     head = "<title>新竹尖石_美樹營地賞楓 @ 史蒂文的家_藍天 :: 痞客邦 ::</title>"
     assert meta_with_head(head, "<p>正文。</p>").title == (

@@ -488,6 +488,9 @@ def _first(metas: dict[str, list[str]], keys: tuple[str, ...]) -> str | None:
 
 def _site_names(site_name: str | None, url: str | None) -> list[str]:
     names = [_key(site_name)] if site_name else []
+    if names and len(names[0]) >= 3 and names[0].endswith("网"):
+        # "腾讯网" (Tencent's site) signs its news pages "腾讯新闻": the name without its "网".
+        names.append(names[0][:-1])
     host = _hostname(url) if url else None
     if host:
         labels = [x for x in host.removeprefix("www.").split(".") if x]
@@ -495,7 +498,7 @@ def _site_names(site_name: str | None, url: str | None) -> list[str]:
             names.append(_key(labels[-2] if len(labels[-2]) > 3 or len(labels) < 3
                               else labels[-3]))
             names.append(_key(".".join(labels)))
-    return [n for n in names if len(n) >= 3]
+    return [n for n in names if len(n) >= 3 or (len(n) == 2 and _CJK_CHAR.match(n))]
 
 
 def _is_site(piece: str, sites: list[str]) -> bool:
@@ -620,13 +623,15 @@ def _h1_ok(h1: etree._Element, text: str, sites: list[str], site_words: set[str]
 
 _CJK_NEIGHBOUR = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uff01-\uff60“”"
 _CJK_SEPARATOR = re.compile(
-    f"(?<=[{_CJK_NEIGHBOUR}])\\s*([_|-])\\s*(?=\\S)|(?<=\\S)\\s*([_|-])\\s*(?=[{_CJK_NEIGHBOUR}])")
+    f"(?<=[{_CJK_NEIGHBOUR}])\\s*(_+|\\|+|-+)\\s*(?=\\S)"
+    f"|(?<=\\S)\\s*(_+|\\|+|-+)\\s*(?=[{_CJK_NEIGHBOUR}])")
 """Chinese titles join headline, channel and site with a bare "_", "-" or "|"
-("北京今冬首场降雪来了_网易新闻"): where either side is CJK, the mark is a separator."""
+("北京今冬首场降雪来了_网易新闻", "…来了--人民网"): where either side is CJK, the mark (or a run
+of it) is a separator."""
 
 
 def _spaced_separators(title: str) -> str:
-    return _CJK_SEPARATOR.sub(lambda m: f" {m.group(1) or m.group(2)} ", title)
+    return _CJK_SEPARATOR.sub(lambda m: f" {(m.group(1) or m.group(2))[0]} ", title)
 
 
 def _shown_piece(root: etree._Element, title: str) -> str | None:
@@ -712,12 +717,13 @@ def _choose_title(root: etree._Element, c: _Collected, ld: JsonLd | None,
     declared = _declared_titles(c, ld)
     if not title or any(title in d for d in declared):
         return title
-    bare = _CJK_SPACED.sub(lambda m: m.group(1) or m.group(2), title)
-    return bare if any(bare in d for d in declared) else title
+    written = re.compile(_SPACED_MARK.sub(
+        lambda m: rf"\s*(?:{m.group(1)})+\s*", re.escape(title)))
+    return next((m.group() for d in declared if (m := written.search(d))), title)
 
 
-_CJK_SPACED = re.compile(
-    f"(?<=[{_CJK_NEIGHBOUR}]) ([_|-]) |(?<=\\S) ([_|-]) (?=[{_CJK_NEIGHBOUR}])")
+_SPACED_MARK = re.compile(r"\\ (_|\\\||\\-)\\ ")
+"""A separator as :func:`_spaced_separators` wrote it, in ``re.escape``'s spelling."""
 
 
 def _chosen_title(root: etree._Element, c: _Collected, ld: JsonLd | None,
