@@ -33,6 +33,11 @@ def page(head: str = "", body: str = "", lang: str = "en") -> str:
     (": March 23-26, 2025", None),
     ("Dec 3, 2024 - Jan 4, 2025", None),
     ("01-04-2024", "2024-01-04"),
+    # Thai: months spelled out or abbreviated, years in the Buddhist era
+    ("2 ม.ค. 2567", "2024-01-02"),
+    ("2 มกราคม 2567", "2024-01-02"),
+    ("อัปเดต 2 ม.ค. 2567 10:30 น.", "2024-01-02T10:30:00"),
+    ("วันอังคารที่ 2 มกราคม พ.ศ. 2567", "2024-01-02"),
 ])
 def test_parse_date_lines(raw, expected):
     assert parse_date(raw, now=NOW) == expected
@@ -293,3 +298,10 @@ def test_slashed_numeric_date_read_in_the_order_of_the_page_language(lang, expec
 ])
 def test_gmt_offsets_as_people_write_them(written, offset):
     assert parse_date(f"Jan 2, 2024 10:30 {written}") == "2024-01-02T10:30:00" + offset
+
+
+def test_thai_date_under_the_headline_dates_the_page():
+    markup = ('<html lang="th"><head><title>ข่าว</title></head><body><article><h1>ข่าว</h1>'
+              "<p>2 ม.ค. 2567 10:30 น.</p><p>" + "เนื้อหาข่าว " * 40 + "</p></article></body></html>")
+    published = extract_metadata(parse(markup), "https://news.example/x/1.html").published
+    assert published == "2024-01-02T10:30:00"

@@ -96,6 +96,24 @@ _MONTHS = [
      "desembre", "ديسمبر", "דצמבר", "בדצמבר", "दिसंबर", "दिसम्बर"),
 ]
 
+# Thai, written out and abbreviated ("2 ม.ค. 2567"); Thai pages count years in the Buddhist era.
+_THAI_MONTHS = (("มกราคม", "ม.ค."), ("กุมภาพันธ์", "ก.พ."), ("มีนาคม", "มี.ค."), ("เมษายน", "เม.ย."),
+                ("พฤษภาคม", "พ.ค."), ("มิถุนายน", "มิ.ย."), ("กรกฎาคม", "ก.ค."), ("สิงหาคม", "ส.ค."),
+                ("กันยายน", "ก.ย."), ("ตุลาคม", "ต.ค."), ("พฤศจิกายน", "พ.ย."), ("ธันวาคม", "ธ.ค."))
+_MONTHS = [(*names, *thai) for names, thai in zip(_MONTHS, _THAI_MONTHS, strict=True)]
+_BUDDHIST_ERA = 543
+_BUDDHIST_YEARS = 2400
+"""A year from 2400 on is the Buddhist era's (2567 is 2024): no page dates itself so far ahead."""
+
+
+_THAI_ABBREVIATION = re.compile("|".join(re.escape(abbr) for _, abbr in _THAI_MONTHS))
+"""dateutil splits "ม.ค." at its dots: a date it reads spells the month out."""
+_THAI_MONTH = {abbr: name for name, abbr in _THAI_MONTHS}
+
+
+def _common_era(year: int) -> int:
+    return year - _BUDDHIST_ERA if year >= _BUDDHIST_YEARS else year
+
 
 _MONTH_NUMBER = {name.lower(): i for i, names in enumerate(_MONTHS, 1) for name in names}
 _MONTH_NAME = "|".join(sorted((re.escape(n) for n in _MONTH_NUMBER), key=len, reverse=True))
@@ -218,7 +236,8 @@ def _from_written(text: str) -> tuple[str, date] | None | bool:
     if not m:
         return False
     month = _MONTH_NUMBER[(m.group("m1") or m.group("m2")).lower()]
-    d = date(int(m.group("y1") or m.group("y2")), month, int(m.group("d1") or m.group("d2")))
+    d = date(_common_era(int(m.group("y1") or m.group("y2"))), month,
+             int(m.group("d1") or m.group("d2")))
     return d.isoformat(), d
 
 
@@ -250,6 +269,7 @@ def _from_dateutil(text: str) -> tuple[str, date] | None:
         return None
     info = _INFO_DAYFIRST if _DAY_FIRST.get() or _DOTTED.search(text) else _INFO
     text = _GMT_OFFSET.sub(_iso_offset, _NOISE.sub(" ", text))
+    text = _THAI_ABBREVIATION.sub(lambda m: _THAI_MONTH[m.group()], text)
     try:
         a = _dateutil.parse(text, parserinfo=info, default=_DEFAULT_A, fuzzy=True,
                               tzinfos=_tzinfos)
@@ -262,6 +282,7 @@ def _from_dateutil(text: str) -> tuple[str, date] | None:
     years = _FOUR_DIGITS.findall(text)
     if years and str(a.year) not in years:
         return None  # "January 6-9, 2026" read as 2009: the year the text spells is not it
+    a = a.replace(year=_common_era(a.year))
     has_time = (a.hour, a.minute) != (0, 0) or a.tzinfo is not None
     return _format(a, has_time), a.date()
 

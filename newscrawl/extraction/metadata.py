@@ -138,7 +138,8 @@ _CONNECTORS = frozenset({",", "&", "and", "und", "et", "y", "e", "og", "och", "e
 # "By clicking / submitting / signing up ...": a consent line, not a byline.
 _BY_GERUND = re.compile(r"\s*[Bb]y\s+[a-z]+ing\b")
 # Visible text just after (and a little before) the headline, where bylines and dates sit.
-_YEAR = re.compile(r"(?<!\d)(?:19[9]\d|20[0-4]\d)(?!\d)")
+_YEAR = re.compile(r"(?<!\d)(?:19[9]\d|20[0-4]\d|25[3-8]\d|259[0-2])(?!\d)")
+"""A year 1990 to 2049, in the common era or the Buddhist era of Thai pages (2533 to 2592)."""
 # An update, not the publication: "Updated", "Last post" / "Last reply" on forum threads.
 _UPDATED = re.compile(r"(?i)updated|modified|aktualisiert|mis à jour|actualizado|aggiornato"
                       r"|\blast (?:post|reply|activity)|dernier message|letzter beitrag"
