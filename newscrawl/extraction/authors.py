@@ -19,6 +19,12 @@ _MAX_RAW = 300
 _MAX_NAME = 60
 _MAX_WORDS = 6
 
+_BY_WORDS = r"oleh|بقلم|מאת|โดย"
+""""By" in Indonesian and Malay, Arabic, Hebrew and Thai: before a name, as "by" is."""
+_AUTHOR_WORDS = (r"penulis|yazar|tác giả|نویسنده|लेखक|teksti|kirjoittaja|írta|szerző|forfatter"
+                 r"|författare")
+""""Author" or "written" in Indonesian, Turkish, Vietnamese, Persian, Hindi, Finnish, Hungarian
+and the Scandinavian languages: a label, before a colon or on a line of its own."""
 # "By" in the languages we crawl, at the start of a byline. Words that also open surnames
 # ("De Luca", "Da Silva", "Von Trier") count only before a colon or two more words.
 _BY = re.compile(
@@ -26,8 +32,7 @@ _BY = re.compile(
     r"|(?:(?:view|see)\s+all\s+|more\s+)?(?:articles|posts|stories))\s+)?"
     r"(?:by|from|przez|от|автор|tekst|texte|texto|testo|"
     r"author|autor|auteur|autore|auteurs|authors|écrit par|escrito por|scritto da|"
-    r"oleh|penulis|yazar|tác giả|بقلم|نویسنده|מאת|โดย|लेखक|"
-    r"teksti|kirjoittaja|írta|szerző|forfatter|författare|skrevet av|skrivet av|"
+    f"{_BY_WORDS}|{_AUTHOR_WORDS}|skrevet av|skrivet av|"
     r"geschrieben von|(?:von|par|por|di|da|de|door|av|af)(?=\s*[:：]|\s+\S+\s+\S))\b\s*[:：]?\s*"
     r"|^\s*(?:作者|记者|撰文|文|编辑|责任编辑|来源|筆者|著者|記者|기자)\s*[：:/／|]\s*",
     re.I,
@@ -35,7 +40,7 @@ _BY = re.compile(
 BY_PREFIX = re.compile(
     r"^\s*(?:(?:written|posted|reported|words|story)\s+)?(?:by\b\s*[:：]?\s*\S"
     r"|(?:von|par|por|di|door|av|af|przez|от|автор|écrit par|escrito por|scritto da"
-    r"|geschrieben von|oleh|بقلم|מאת|โดย)\b\s*[:：]?\s*(?-i:(?![a-z]))[^\W\d_])"
+    rf"|geschrieben von|{_BY_WORDS})\b\s*[:：]?\s*(?-i:(?![a-z]))[^\W\d_])"
     r"|^\s*(?:作者|记者|撰文|文|筆者|著者|記者)\s*[：:/／|]",
     re.I,
 )
@@ -44,23 +49,20 @@ also words of English or of their own prose ("Door & Window Sensor", "door fitti
 qué"), so a name must follow them: a letter, not lower-case ASCII (a lower-case handle
 follows only "by")."""
 BY_ONLY = re.compile(r"^\s*(?:(?:written|posted)\s+)?(?:by|von|par|por|di|door|av|af|przez"
-                     r"|oleh|بقلم|מאת|โดย)"
-                     r"\s*[:：]?\s*$", re.I)
+                     rf"|{_BY_WORDS})\s*[:：]?\s*$", re.I)
 # Labels that name the writer on the next line or after them, stronger than a bare "By", so
 # they are also trusted in an author box at the end of an article: "Written by", "Article by",
 # "Posted by", "Author:", "Autorin:", "Contributors:".
 _LABEL = (r"(?:(?:written|posted|article|story|words|reported|text)\s+by|authors?"
           r"|autor(?:in|en|es)?|auteur(?:e|s)?|autore|autori|contributors?|verfasst von"
-          r"|rédigé par|penulis|yazar|tác giả|نویسنده|लेखक|teksti|kirjoittaja|írta|szerző"
-          r"|forfatter|författare)")
+          rf"|rédigé par|{_AUTHOR_WORDS})")
 AUTHOR_LABEL = re.compile(rf"^\s*{_LABEL}\s*[:：]?\s*$", re.I)
 """A line that is only such a label: the name is on the next line."""
 AUTHOR_LABELLED = re.compile(
     r"^\s*(?:(?:written|posted|article|story|words|reported)\s+by|verfasst von|rédigé par)"
     r"\s*[:：]?\s*"
     r"|^\s*(?:authors?|autor(?:in|en|es)?|auteur(?:e|s)?|autore|autori|contributors?"
-    r"|penulis|yazar|tác giả|نویسنده|लेखक|teksti|kirjoittaja|írta|szerző|forfatter"
-    r"|författare)\s*[:：]\s*",
+    rf"|{_AUTHOR_WORDS})\s*[:：]\s*",
     re.I,
 )
 """A line that starts with such a label (a bare "Author" needs its colon: "Author interviews")."""

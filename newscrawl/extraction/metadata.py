@@ -672,16 +672,12 @@ def _shown_piece(root: etree._Element, title: str) -> str | None:
     return found
 
 
-def _in_template(el: etree._Element | None) -> bool:
+def _in_template(el: etree._Element) -> bool:
     """In the page's banner, menu or footer, where a site shows its own name."""
-    while el is not None:
-        if el.tag in _TEMPLATE_TAGS:
-            return True
-        el = el.getparent()
-    return False
+    return el.tag in _TEMPLATE_TAGS or next(el.iterancestors(*_TEMPLATE_TAGS), None) is not None
 
 
-_TEMPLATE_TAGS = frozenset({"header", "nav", "footer"})
+_TEMPLATE_TAGS = ("header", "nav", "footer")
 
 
 _SHOWN_PIECES = 6
@@ -714,8 +710,8 @@ def _choose_title(root: etree._Element, c: _Collected, ld: JsonLd | None,
                   site_name: str | None, url: str | None) -> str | None:
     """:func:`_chosen_title`, with the bare separators of a Chinese title as the page wrote
     them where they stay in the headline ("新竹尖石_美樹營地賞楓 @ 史蒂文的家")."""
-    title = _chosen_title(root, c, ld, site_name, url)
     declared = _declared_titles(c, ld)
+    title = _chosen_title(root, c, ld, declared, site_name, url)
     if not title or any(title in d for d in declared):
         return title
     written = re.compile(_SPACED_MARK.sub(
@@ -727,7 +723,7 @@ _SPACED_MARK = re.compile(r"\\ (_|\\\||\\-)\\ ")
 """A separator as :func:`_spaced_separators` wrote it, in ``re.escape``'s spelling."""
 
 
-def _chosen_title(root: etree._Element, c: _Collected, ld: JsonLd | None,
+def _chosen_title(root: etree._Element, c: _Collected, ld: JsonLd | None, declared: list[str],
                   site_name: str | None, url: str | None) -> str | None:
     """The headline as a reader sees it: the <h1> that agrees with the declared title (or the
     only <h1> there is), else the declared title with the site's name cut off."""
@@ -736,7 +732,7 @@ def _chosen_title(root: etree._Element, c: _Collected, ld: JsonLd | None,
         site_name = None
     sites = _site_names(site_name, url)
     site_words = _words(site_name) if site_name else set()
-    declared = [_spaced_separators(t) for t in _declared_titles(c, ld)]
+    declared = [_spaced_separators(t) for t in declared]
     h1s: list[tuple[str, etree._Element]] = []
     header_h1s: list[tuple[str, etree._Element]] = []
     title_words = (c.title or "").split()
@@ -959,7 +955,6 @@ def _inline_lines(el: etree._Element) -> list[str]:
 
 
 _ARIA_HIDDEN = etree.XPath(".//*[@aria-hidden='true']")
-_SPOKEN = frozenset(SCREEN_READER_CLASSES)
 
 
 def _spoken_heading(el: etree._Element) -> etree._Element:
@@ -971,8 +966,11 @@ def _spoken_heading(el: etree._Element) -> etree._Element:
         return el
     hidden_letters = "".join(hidden).casefold()
     for child in el.iter():
-        classes = set((child.get("class") or "").lower().split())
-        if child is not el and (classes & _SPOKEN or any("visuallyhidden" in c for c in classes)):
+        classes = (child.get("class") or "").lower().split()
+        # Screen-reader classes as `clean` reads them ("usa-sr-only"), and CSS modules'
+        # "utils_visuallyHidden__x1".
+        if child is not el and any(c.endswith(SCREEN_READER_CLASSES) or "visuallyhidden" in c
+                                   for c in classes):
             spoken = "".join("".join(child.itertext()).split()).casefold()
             if spoken and spoken in hidden_letters:
                 return child
