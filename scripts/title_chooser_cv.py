@@ -32,7 +32,7 @@ from sklearn.preprocessing import StandardScaler
 from newscrawl.evaluation.datasets import detect_kind, load_pages
 from newscrawl.evaluation.metadata_eval import _LABELS, _fold
 from newscrawl.extraction import metadata as m
-from newscrawl.extraction.decode import NotText, decode
+from newscrawl.extraction.decode import NotText, decode, readable
 from newscrawl.extraction.meta_jsonld import read_jsonld
 from newscrawl.extraction.parse import parse
 
@@ -81,7 +81,7 @@ def candidates(root, url: str | None) -> tuple[list[str], np.ndarray]:  # noqa: 
     declared = []
     for source, value in (("meta", m._first(c.metas, m._TITLE_KEYS)),
                           ("ld", ld.headline if ld else None), ("title", c.title)):
-        value = m._readable(m._clip(value, m._MAX_TITLE))
+        value = readable(m._clip(value, m._MAX_TITLE))
         if not value:
             continue
         declared.append(value)
@@ -95,7 +95,7 @@ def candidates(root, url: str | None) -> tuple[list[str], np.ndarray]:  # noqa: 
                 add(value.partition(sep)[0], "title_head")
     n_ok = 0
     for h in c.h1s:
-        text = m._clip(m._readable(m._inline_text(h)), m._MAX_TITLE)
+        text = m._clip(readable(m._inline_text(h)), m._MAX_TITLE)
         text = m._cut_source(m._rstrip_glyphs(text), h) if text else text
         if not text:
             continue
@@ -123,7 +123,7 @@ def candidates(root, url: str | None) -> tuple[list[str], np.ndarray]:  # noqa: 
                   if s & {"meta_strip", "ld_strip", "title_strip"}), "")
     first_words, first_key = m._words(first_h1), m._key(first_h1)
     named_words, named_key = m._words(named), m._key(named)
-    title_key = m._key(m._readable(m._clip(c.title, m._MAX_TITLE)) or "")
+    title_key = m._key(readable(m._clip(c.title, m._MAX_TITLE)) or "")
     rule_key, rule_words = m._key(rule), m._words(rule)
     rule_sources = len(found[rule][0]) if rule in found else 0
     rule_is_h1 = float(rule in found and "h1" in found[rule][0])
