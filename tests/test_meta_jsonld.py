@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from newscrawl.extraction.meta_jsonld import _walk
 
 
@@ -21,3 +23,18 @@ def test_walk_stops_six_levels_down():
     for _ in range(8):
         node = {"@type": "Level", "child": node}
     assert len(_walk(node)) == 7  # levels 0..6
+
+
+def test_every_news_article_subtype_of_schema_org_is_an_article():
+    # schema.org names them "...NewsArticle"; "ReportageNews" was misspelt here, so Folha de
+    # S.Paulo's "ReportageNewsArticle" fell through to its microdata, whose author is the paper.
+    from newscrawl.extraction.meta_jsonld import read_jsonld
+
+    for kind in ("NewsArticle", "ReportageNewsArticle", "AnalysisNewsArticle",
+                 "OpinionNewsArticle", "ReviewNewsArticle", "BackgroundNewsArticle",
+                 "AskPublicNewsArticle"):
+        script = json.dumps({"@context": "https://schema.org", "@type": kind,
+                             "headline": "Tite diz",
+                             "author": [{"@type": "Person", "name": "Bruno Rodrigues"}]})
+        ld = read_jsonld([script])
+        assert ld is not None and ld.authors == ["Bruno Rodrigues"], kind

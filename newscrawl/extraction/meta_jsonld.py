@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 # Types whose fields describe the article itself, most specific first.
 ARTICLE_TYPES = frozenset({
-    "newsarticle", "article", "blogposting", "reportagenews", "analysisnewsarticle",
+    "newsarticle", "article", "blogposting", "reportagenewsarticle", "analysisnewsarticle",
     "opinionnewsarticle", "reviewnewsarticle", "backgroundnewsarticle", "askpublicnewsarticle",
     "liveblogposting", "techarticle", "scholarlyarticle", "report",
     "socialmediaposting", "discussionforumposting", "medicalscholarlyarticle", "satiricalarticle",
