@@ -25,14 +25,17 @@ def test_walk_stops_six_levels_down():
     assert len(_walk(node)) == 7  # levels 0..6
 
 
-def test_every_news_article_subtype_of_schema_org_is_an_article():
+def test_every_article_subtype_of_schema_org_is_an_article():
     # schema.org names them "...NewsArticle"; "ReportageNews" was misspelt here, so Folha de
     # S.Paulo's "ReportageNewsArticle" fell through to its microdata, whose author is the paper.
     from newscrawl.extraction.meta_jsonld import read_jsonld
 
     for kind in ("NewsArticle", "ReportageNewsArticle", "AnalysisNewsArticle",
                  "OpinionNewsArticle", "ReviewNewsArticle", "BackgroundNewsArticle",
-                 "AskPublicNewsArticle"):
+                 "AskPublicNewsArticle", "Article", "AdvertiserContentArticle", "Report",
+                 "SatiricalArticle", "ScholarlyArticle", "MedicalScholarlyArticle",
+                 "SocialMediaPosting", "BlogPosting", "LiveBlogPosting",
+                 "DiscussionForumPosting", "TechArticle", "APIReference"):
         script = json.dumps({"@context": "https://schema.org", "@type": kind,
                              "headline": "Tite diz",
                              "author": [{"@type": "Person", "name": "Bruno Rodrigues"}]})

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 ARTICLE_TYPES = frozenset({
     "newsarticle", "article", "blogposting", "reportagenewsarticle", "analysisnewsarticle",
     "opinionnewsarticle", "reviewnewsarticle", "backgroundnewsarticle", "askpublicnewsarticle",
-    "liveblogposting", "techarticle", "scholarlyarticle", "report",
+    "liveblogposting", "techarticle", "apireference", "scholarlyarticle", "report",
     "socialmediaposting", "discussionforumposting", "medicalscholarlyarticle", "satiricalarticle",
     "advertisercontentarticle", "posting", "review", "recipe", "howto", "creativework",
 })
