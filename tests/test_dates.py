@@ -7,7 +7,7 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from newscrawl.extraction.dates import parse_date, url_date, zone_days
+from newscrawl.extraction.dates import page_language, parse_date, url_date, zone_days
 from newscrawl.extraction.metadata import Metadata, extract_metadata
 from newscrawl.extraction.parse import parse
 
@@ -174,9 +174,48 @@ def test_date_in_an_element_classed_time_dates_a_page_without_a_headline():
     ("입력 2024.11.22 10:15", "2024-11-22T10:15:00"),
     ("2024年11月22日 下午3:15", "2024-11-22"),  # an afternoon hour is not read as 03:15
     ("Mac OS 10 released 2019", None),
+    ("24. novembra 2024", "2024-11-24"),  # Slovak, Slovenian
+    ("24. studenoga 2024.", "2024-11-24"),  # Croatian
+    ("24. новембар 2024.", "2024-11-24"),  # Serbian
+    ("24. novembar 2024.", "2024-11-24"),
+    ("24 ноември 2024 г.", "2024-11-24"),  # Bulgarian, Macedonian
+    ("2024 m. lapkričio 24 d.", "2024-11-24"),  # Lithuanian, year first
+    ("2024. gada 24. novembrī", "2024-11-24"),  # Latvian
+    ("24. detsember 2024", "2024-12-24"),  # Estonian
+    ("24 nëntor 2024", "2024-11-24"),  # Albanian
+    ("24. nóvember 2024", "2024-11-24"),  # Icelandic
+    ("24 noyabr 2024", "2024-11-24"),  # Azerbaijani
+    ("Nobyembre 24, 2024", "2024-11-24"),  # Filipino
+    ("24 Julai 2024", "2024-07-24"),  # Malay
+    ("۲۴ نوامبر ۲۰۲۴", "2024-11-24"),  # Persian, Persian digits
+    ("24 نومبر، 2024", "2024-11-24"),  # Urdu
+    ("২৪ নভেম্বর ২০২৪", "2024-11-24"),  # Bengali, Bengali digits
+    ("ngày 24 tháng 11 năm 2024", "2024-11-24"),  # Vietnamese numbers its months
+    ("Thứ Hai, 25 thg 11 2024 14:30", "2024-11-25T14:30:00"),
+    ("24. listopada 2024", "2024-11-24"),  # Polish (Croatian's October: below)
 ])
 def test_month_names_in_more_languages(raw, expected):
     assert parse_date(raw, now=NOW) == expected
+
+
+@pytest.mark.parametrize(("language", "raw", "expected"), [
+    ("hr", "24. listopada 2024.", "2024-10-24"),  # Croatian: October
+    ("pl", "24 listopada 2024", "2024-11-24"),  # Polish: November
+    ("cs", "24. listopadu 2024", "2024-11-24"),  # Czech: November
+    ("ms", "5 Mac 2024", "2024-03-05"),  # Malay: March
+    ("en", "5 Mac 2024", None),  # English: a computer
+])
+def test_month_words_that_name_another_month_in_another_language(language, raw, expected):
+    with page_language(language):
+        assert parse_date(raw, now=NOW) == expected
+
+
+def test_croatian_page_dated_in_october():
+    markup = ('<html lang="hr"><head><title>Vijesti</title></head><body><article>'
+              "<h1>Vijesti</h1><p class=date>24. listopada 2024. u 10:15</p><p>"
+              + "Tekst vijesti. " * 40 + "</p></article></body></html>")
+    published = extract_metadata(parse(markup), "https://vijesti.example/x/1.html").published
+    assert published == "2024-10-24T10:15:00"
 
 
 # --- branch dates2 ---------------------------------------------------------------------------

@@ -10,7 +10,7 @@ which is an order of magnitude slower and loads a locale database on import.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, date, datetime, timedelta
@@ -96,11 +96,49 @@ _MONTHS = [
      "desembre", "ديسمبر", "דצמבר", "בדצמבר", "दिसंबर", "दिसम्बर"),
 ]
 
+# Slovak, Croatian, Serbian (Cyrillic and Latin), Slovenian, Bulgarian, Macedonian,
+# Lithuanian, Latvian, Estonian, Albanian, Icelandic, Azerbaijani, Filipino, Malay, Persian
+# (the Gregorian months), Urdu and Bengali: the forms CLDR gives for dates (Babel 2.18's data),
+# with the nominatives Croatian also prints, Slovenian's genitives and Latvian's locatives
+# ("24. novembrī"). Croatian's "listopad" (October) and Malay's "Mac" are in
+# _LANGUAGE_MONTHS: elsewhere they are Polish and Czech for November and an English word.
+_MORE_MONTHS = (
+    ("januára", "siječnja", "јануар", "януари", "јануари", "sausio", "janvāris", "jaanuar",
+     "janar", "janúar", "yanvar", "ژانویهٔ", "ژانویه", "جنوری", "জানুয়ারী", "siječanj", "janvārī",
+     "januarja"),
+    ("februára", "veljače", "фебруар", "февруари", "vasario", "februāris", "veebruar", "shkurt",
+     "febrúar", "fevral", "pebrero", "فوریه", "فوریهٔ", "فروری", "ফেব্রুয়ারী", "veljača",
+     "februārī", "februarja"),
+    ("ožujka", "marec", "kovo", "märts", "marso", "مارچ", "মার্চ", "ožujak", "martā"),
+    ("apríla", "travnja", "април", "balandžio", "aprīlis", "aprill", "prill", "apríl", "aprel",
+     "آوریل", "اپریل", "এপ্রিল", "travanj", "aprīlī", "aprila"),
+    ("mája", "svibnja", "мај", "gegužės", "maijs", "maí", "مهٔ", "مه", "مئی", "মে", "svibanj",
+     "maijā"),
+    ("júna", "lipnja", "јун", "junij", "юни", "јуни", "birželio", "jūnijs", "juuni", "qershor",
+     "júní", "iyun", "hunyo", "ژوئن", "جون", "জুন", "lipanj", "jūnijā", "junija"),
+    ("júla", "srpnja", "јул", "julij", "юли", "јули", "liepos", "jūlijs", "juuli", "korrik",
+     "júlí", "iyul", "hulyo", "julai", "ژوئیه", "ژوئیهٔ", "جولائی", "জুলাই", "srpanj", "jūlijā",
+     "julija"),
+    ("augusta", "kolovoza", "avgust", "rugpjūčio", "augusts", "gusht", "ágúst", "avqust", "اوت",
+     "اگست", "আগস্ট", "kolovoz", "augustā", "avgusta"),
+    ("septembra", "rujna", "септембар", "septembar", "септември", "rugsėjo", "septembris",
+     "shtator", "sentyabr", "setyembre", "سپتامبر", "ستمبر", "সেপ্টেম্বর", "rujan", "septembrī"),
+    ("októbra", "октобар", "oktobar", "октомври", "spalio", "oktobris", "oktoober", "tetor",
+     "oktyabr", "oktubre", "اکتبر", "اکتوبر", "অক্টোবর", "oktobrī", "oktobra"),
+    ("novembra", "studenoga", "новембар", "novembar", "ноември", "lapkričio", "novembris",
+     "nëntor", "nóvember", "noyabr", "nobyembre", "نوامبر", "نومبر", "নভেম্বর", "studeni",
+     "studenog", "novembrī"),
+    ("decembra", "prosinca", "децембар", "decembar", "декември", "gruodžio", "decembris",
+     "detsember", "dhjetor", "dekabr", "disyembre", "دسامبر", "دسمبر", "ডিসেম্বর", "prosinac",
+     "decembrī"),
+)
+
 # Thai, written out and abbreviated ("2 ม.ค. 2567"); Thai pages count years in the Buddhist era.
 _THAI_MONTHS = (("มกราคม", "ม.ค."), ("กุมภาพันธ์", "ก.พ."), ("มีนาคม", "มี.ค."), ("เมษายน", "เม.ย."),
                 ("พฤษภาคม", "พ.ค."), ("มิถุนายน", "มิ.ย."), ("กรกฎาคม", "ก.ค."), ("สิงหาคม", "ส.ค."),
                 ("กันยายน", "ก.ย."), ("ตุลาคม", "ต.ค."), ("พฤศจิกายน", "พ.ย."), ("ธันวาคม", "ธ.ค."))
-_MONTHS = [(*names, *thai) for names, thai in zip(_MONTHS, _THAI_MONTHS, strict=True)]
+_MONTHS = [(*names, *more, *thai)
+           for names, more, thai in zip(_MONTHS, _MORE_MONTHS, _THAI_MONTHS, strict=True)]
 _BUDDHIST_ERA = 543
 _BUDDHIST_YEARS = 2400
 """A year from 2400 on is the Buddhist era's (2567 is 2024): no page dates itself so far ahead."""
@@ -158,7 +196,7 @@ _DEFAULT_A = datetime(2001, 1, 1)
 _DEFAULT_B = datetime(2002, 2, 2)
 
 
-_DAY_FIRST: ContextVar[bool] = ContextVar("day_first", default=False)
+_PAGE_LANGUAGE: ContextVar[str | None] = ContextVar("page_language", default=None)
 _MONTH_FIRST_REGIONS = frozenset({"US", "PH", "CA", "FM", "MH", "PW"})
 _YEAR_FIRST_LANGUAGES = frozenset({"zh", "ja", "ko", "hu", "lt", "mn"})
 _GMT_OFFSET = re.compile(r"\b(?:GMT|UTC)\s*([+-])\s*(\d{1,2})(?::?(\d{2}))?(?!\d)")
@@ -179,15 +217,48 @@ def writes_day_first(language: str | None) -> bool:
 
 
 @contextmanager
-def day_first(on: bool) -> Iterator[None]:
-    """Read ambiguous numeric dates day first inside the block: the page's language decides
-    the order, and the readers of a page's dates are a dozen calls deep in the metadata
-    rules, so the order travels with the context instead of through each of them."""
-    token = _DAY_FIRST.set(on)
+def page_language(language: str | None) -> Iterator[None]:
+    """Read the dates inside the block as pages in ``language`` (BCP 47) write them: the order
+    of a slashed numeric date, and the month words that name another month in another
+    language. The readers of a page's dates are a dozen calls deep in the metadata rules, so
+    the language travels with the context instead of through each of them."""
+    token = _PAGE_LANGUAGE.set(language)
     try:
         yield
     finally:
-        _DAY_FIRST.reset(token)
+        _PAGE_LANGUAGE.reset(token)
+
+
+def _word_pattern(words: Iterable[str]) -> re.Pattern[str]:
+    return re.compile(r"(?<![^\W\d_])(?:" + "|".join(words) + r")(?![^\W\d_])", re.I)
+
+
+_LANGUAGE_MONTHS = {
+    "hr": {"listopad": "October", "listopada": "October"},  # Polish and Czech: November
+    "bs": {"listopad": "October", "listopada": "October"},
+    "ms": {"mac": "March"},  # an English word elsewhere
+}
+_LANGUAGE_MONTH = {language: (_word_pattern(months), {k.lower(): v for k, v in months.items()})
+                   for language, months in _LANGUAGE_MONTHS.items()}
+_VIETNAMESE_MONTH = re.compile(r"(?<![^\W\d_])(?:tháng|thg)\s*(1[0-2]|0?[1-9])(?!\d)", re.I)
+""""24 tháng 11, 2026", "ngày 24 tháng 11 năm 2026": Vietnamese numbers its months."""
+_ENGLISH_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+                   "September", "October", "November", "December")
+_LITHUANIAN_DATE = re.compile(r"(\d{4})\s*m\.\s*([^\W\d_]+)\s+(\d{1,2})\s*d\.")
+""""2026 m. lapkričio 24 d.": the "m." (metai, year) reads to dateutil as minutes."""
+
+
+def _month_words(text: str, language: str | None) -> str:
+    """``text`` with the month words that need the page's language, or a number, spelled in
+    English, and a Lithuanian date's year and day marks dropped."""
+    if language and (words := _LANGUAGE_MONTH.get(language.partition("-")[0].lower())):
+        pattern, english = words
+        text = pattern.sub(lambda m: english[m.group().lower()], text)
+    if "th" in text or "Th" in text or "TH" in text:
+        text = _VIETNAMESE_MONTH.sub(lambda m: _ENGLISH_MONTHS[int(m.group(1)) - 1], text)
+    if "m." in text:
+        text = _LITHUANIAN_DATE.sub(r"\3 \2 \1", text)
+    return text
 
 
 def _now() -> datetime:
@@ -256,6 +327,8 @@ def _from_segments(text: str) -> tuple[str, date] | None | bool:
 
 
 def _from_dateutil(text: str) -> tuple[str, date] | None:
+    language = _PAGE_LANGUAGE.get()
+    text = _month_words(text, language)
     written = _from_written(text)
     if written is not False:
         return written  # type: ignore[return-value]
@@ -267,7 +340,7 @@ def _from_dateutil(text: str) -> tuple[str, date] | None:
             return written  # type: ignore[return-value]
     if _DAY_RANGE.search(text):
         return None
-    info = _INFO_DAYFIRST if _DAY_FIRST.get() or _DOTTED.search(text) else _INFO
+    info = _INFO_DAYFIRST if writes_day_first(language) or _DOTTED.search(text) else _INFO
     text = _GMT_OFFSET.sub(_iso_offset, _NOISE.sub(" ", text))
     text = _THAI_ABBREVIATION.sub(lambda m: _THAI_MONTH[m.group()], text)
     try:

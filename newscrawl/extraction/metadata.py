@@ -37,11 +37,10 @@ from newscrawl.extraction.authors import (
 )
 from newscrawl.extraction.clean import SCREEN_READER_CLASSES, hides
 from newscrawl.extraction.dates import (
-    day_first,
+    page_language,
     parse_date,
     swapped_date,
     url_date,
-    writes_day_first,
     zone_days,
 )
 from newscrawl.extraction.decode import readable
@@ -2057,7 +2056,7 @@ def extract_metadata(root: etree._Element, url: str | None = None) -> Metadata:
     guarded("title", _choose_title, root, c, ld, site_name, url)
     guarded("authors", _authors, root, c, ld, site_name)
     guarded("language", _language, root, c, ld)
-    with day_first(writes_day_first(fields.get("language"))):  # type: ignore[arg-type]
+    with page_language(fields.get("language")):  # type: ignore[arg-type]
         guarded("modified", lambda: _date([
             ld.modified if ld else None,
             *[v for k in _MODIFIED_KEYS for v in c.metas.get(k, ())],
