@@ -344,3 +344,39 @@ def test_thai_date_under_the_headline_dates_the_page():
               "<p>2 ม.ค. 2567 10:30 น.</p><p>" + "เนื้อหาข่าว " * 40 + "</p></article></body></html>")
     published = extract_metadata(parse(markup), "https://news.example/x/1.html").published
     assert published == "2024-01-02T10:30:00"
+
+
+@pytest.mark.parametrize(("raw", "expected"), [
+    ("۳ آذر ۱۴۰۵", "2026-11-24"),
+    ("سه‌شنبه ۴ آذر ۱۴۰۵ - ۱۴:۳۰", "2026-11-25T14:30:00"),
+    ("تاریخ انتشار: ۱۲ دی ۱۴۰۲ ساعت ۱۰:۱۵", "2024-01-02T10:15:00"),
+    ("1 فروردین 1399", "2020-03-20"),  # Nowruz
+    ("30 اسفند 1403", "2025-03-20"),  # 1403 is a leap year
+    ("30 اسفند 1404", None),  # 1404 is not
+    ("31 مهر 1402", None),  # the second half-year's months have 30 days
+])
+def test_persian_solar_dates(raw, expected):
+    assert parse_date(raw, now=datetime(2026, 11, 24, tzinfo=UTC)) == expected
+
+
+def test_numeric_solar_dates_only_on_persian_pages():
+    now = datetime(2026, 11, 24, tzinfo=UTC)
+    assert parse_date("۱۴۰۵/۰۹/۰۳", now=now) is None
+    with page_language("fa-IR"):
+        assert parse_date("۱۴۰۵/۰۹/۰۳", now=now) == "2026-11-24"
+        assert parse_date("1402-10-12T10:15:00", now=now) == "2024-01-02T10:15:00"
+        assert parse_date("2024-01-02", now=now) == "2024-01-02"
+
+
+@pytest.mark.parametrize(("lang", "printed", "expected"), [
+    ("fa", "۱۲ دی ۱۴۰۲ - ۱۰:۱۵", "2024-01-02T10:15:00"),
+    ("fa", "۱۴۰۲/۱۰/۱۲", "2024-01-02"),
+    ("ar", "٢٢ نوفمبر ٢٠٢٤", "2024-11-22"),  # Arabic-Indic digits
+    ("hi", "२२ नवंबर २०२४", "2024-11-22"),  # Devanagari digits
+])
+def test_date_in_another_script_s_digits_under_the_headline(lang, printed, expected):
+    # The printed-date search skipped every text without a year in ASCII digits.
+    markup = (f'<html lang="{lang}"><head><title>خبر</title></head><body><article>'
+              f'<h1>بارش برف در تهران</h1><div class="date">{printed}</div><p>'
+              + "متن خبر درباره بارش برف. " * 40 + "</p></article></body></html>")
+    assert extract_metadata(parse(markup), "https://khabar.example/news/1").published == expected

@@ -153,6 +153,35 @@ def _common_era(year: int) -> int:
     return year - _BUDDHIST_ERA if year >= _BUDDHIST_YEARS else year
 
 
+# Iran's solar calendar, in which Persian pages date themselves ("۳ آذر ۱۴۰۵", "۱۴۰۵/۰۹/۰۳").
+_JALALI_MONTHS = ("فروردین", "اردیبهشت", "خرداد", "تیر", "مرداد", "شهریور", "مهر", "آبان", "آذر",
+                  "دی", "بهمن", "اسفند")
+_JALALI_MONTH = {name: i for i, name in enumerate(_JALALI_MONTHS, 1)} | {"امرداد": 5}
+_JALALI_DATE = re.compile(
+    r"(?<!\d)(\d{1,2})\s*(" + "|".join(sorted(_JALALI_MONTH, key=len, reverse=True))
+    + r")(?![^\W\d_])\s*(\d{4})(?!\d)(?:[\s,،\-–|]*(?:ساعت\s*)?(\d{1,2}):(\d{2})(?!\d))?")
+_JALALI_YEARS = range(1369, 1421)
+"""1990 to 2042: a four-digit year here on a Persian page is the solar calendar's."""
+_NOWRUZ_1403 = date(2024, 3, 20)
+_JALALI_LEAP = frozenset({1, 5, 9, 13, 17, 22, 26, 30})
+"""Leap years by their place in the 33-year cycle, which matches the astronomical calendar
+from 1343 to 1473 (1964 to 2094)."""
+
+
+def _jalali_year_days(year: int) -> int:
+    return 366 if year % 33 in _JALALI_LEAP else 365
+
+
+def _from_jalali(year: int, month: int, day: int) -> date:
+    if year not in _JALALI_YEARS or not 1 <= month <= 12 or not 1 <= day <= (
+            31 if month <= 6 else 30 if month <= 11 else _jalali_year_days(year) - 336):
+        raise ValueError(f"no such solar date: {year}-{month}-{day}")
+    days = (sum(map(_jalali_year_days, range(1403, year)))
+            - sum(map(_jalali_year_days, range(year, 1403))))
+    days += 31 * (month - 1) if month <= 7 else 186 + 30 * (month - 7)
+    return _NOWRUZ_1403 + timedelta(days=days + day - 1)
+
+
 _MONTH_NUMBER = {name.lower(): i for i, names in enumerate(_MONTHS, 1) for name in names}
 _MONTH_NAME = "|".join(sorted((re.escape(n) for n in _MONTH_NUMBER), key=len, reverse=True))
 # "March 5, 2024", "Mar. 5th 2024", "5 March 2024", "5. März 2024", "5 de marzo de 2024", with
@@ -291,9 +320,16 @@ def _format(dt: datetime, has_time: bool) -> str:
     return text
 
 
+def _calendar_day(year: int, month: int, day: int) -> date:
+    """The day a year-first numeric date names: in the solar calendar on a Persian page."""
+    if year in _JALALI_YEARS and (_PAGE_LANGUAGE.get() or "").lower().partition("-")[0] == "fa":
+        return _from_jalali(year, month, day)
+    return date(year, month, day)
+
+
 def _from_iso(m: re.Match[str]) -> tuple[str, date] | None:
     year, month, day, hour, minute, second, tz = m.groups()
-    d = date(int(year), int(month), int(day))
+    d = _calendar_day(int(year), int(month), int(day))
     if hour is None:
         return d.isoformat(), d
     dt = datetime(d.year, d.month, d.day, int(hour), int(minute), int(second or 0))
@@ -385,7 +421,14 @@ def parse_date(value: object, now: datetime | None = None) -> str | None:
             result = _from_iso(m)
         elif m := _CJK_DATE.search(text):
             y, mo, d, h, mi = m.groups()
-            day = date(int(y), int(mo), int(d))
+            day = _calendar_day(int(y), int(mo), int(d))
+            if h is not None:
+                result = datetime(day.year, day.month, day.day, int(h), int(mi)).isoformat(), day
+            else:
+                result = day.isoformat(), day
+        elif m := _JALALI_DATE.search(text):
+            d, mo, y, h, mi = m.groups()
+            day = _from_jalali(int(y), _JALALI_MONTH[mo], int(d))
             if h is not None:
                 result = datetime(day.year, day.month, day.day, int(h), int(mi)).isoformat(), day
             else:

@@ -137,8 +137,16 @@ _CONNECTORS = frozenset({",", "&", "and", "und", "et", "y", "e", "og", "och", "e
 # "By clicking / submitting / signing up ...": a consent line, not a byline.
 _BY_GERUND = re.compile(r"\s*[Bb]y\s+[a-z]+ing\b")
 # Visible text just after (and a little before) the headline, where bylines and dates sit.
-_YEAR = re.compile(r"(?<!\d)(?:19[9]\d|20[0-4]\d|25[3-8]\d|259[0-2])(?!\d)")
-"""A year 1990 to 2049, in the common era or the Buddhist era of Thai pages (2533 to 2592)."""
+_FOUR_DIGITS = re.compile(r"(?<!\d)\d{4}(?!\d)")
+_YEARS = (range(1990, 2050), range(2533, 2593), range(1369, 1421))
+"""1990 to 2049 in the common era, in the Buddhist era of Thai pages and in the solar calendar
+of Persian ones."""
+
+
+def _has_year(text: str, pos: int = 0) -> bool:
+    """Whether ``text`` holds a plausible year, in any script's digits ("۱۴۰۵", "२०२४")."""
+    return any(any(int(m.group()) in years for years in _YEARS)
+               for m in _FOUR_DIGITS.finditer(text, pos))
 # An update, not the publication: "Updated", "Last post" / "Last reply" on forum threads.
 _UPDATED = re.compile(r"(?i)updated|modified|aktualisiert|mis à jour|actualizado|aggiornato"
                       r"|\blast (?:post|reply|activity)|dernier message|letzter beitrag"
@@ -1599,13 +1607,13 @@ def _short_dates(texts: list) -> Iterator[tuple[int, str, str]]:
     fields ("作者： 来源： 发布日期： 9/17/2004 5:54:13 AM", "Author: X · Published: DATE") is
     read from its last date label on."""
     for i, text in enumerate(texts):
-        if (len(text) <= _DATE_TEXT_MAX or len(text.strip()) <= _DATE_TEXT_MAX) and _YEAR.search(
+        if (len(text) <= _DATE_TEXT_MAX or len(text.strip()) <= _DATE_TEXT_MAX) and _has_year(
                 text):
             date = parse_date(text)
             if not date and (":" in text or "：" in text):
                 labels = list(_DATE_LABEL.finditer(text))
                 end = labels[-1].end() if labels and labels[-1].start() else None
-                if end is not None and _YEAR.search(text, end):
+                if end is not None and _has_year(text, end):
                     date = parse_date(text[end:])
             if date:
                 yield i, text, date
@@ -1614,7 +1622,7 @@ def _short_dates(texts: list) -> Iterator[tuple[int, str, str]]:
 def _date_label(text: str, previous: str) -> str:
     """A date's text with its label: the label may be its own node just before it ("<span>
     Updated</span> <time>..."), a short text without a year."""
-    return text if _YEAR.search(previous) or len(previous) > 40 else text + " " + previous
+    return text if _has_year(previous) or len(previous) > 40 else text + " " + previous
 
 
 def _shown_date(c: _Collected, h1: etree._Element | None, url: str | None = None,
