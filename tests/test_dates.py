@@ -380,3 +380,21 @@ def test_date_in_another_script_s_digits_under_the_headline(lang, printed, expec
               f'<h1>بارش برف در تهران</h1><div class="date">{printed}</div><p>'
               + "متن خبر درباره بارش برف. " * 40 + "</p></article></body></html>")
     assert extract_metadata(parse(markup), "https://khabar.example/news/1").published == expected
+
+
+def test_month_name_trie_matches_what_the_flat_alternation_matches():
+    # The trie only makes the pattern faster: every name, in every place a date puts it,
+    # must match as the plain alternation (longest names first) matches it.
+    import re
+
+    from newscrawl.extraction import dates
+
+    flat = "|".join(sorted(map(re.escape, dates._MONTH_NUMBER), key=len, reverse=True))
+    flat_written = re.compile(dates._WRITTEN_DATE.pattern.replace(dates._MONTH_NAME, flat), re.I)
+    texts = [form.format(name) for name in dates._MONTH_NUMBER
+             for form in ("5 {} 2024", "{} 5, 2024", "{}. 5th 2024", "x{} 5 2024", "{}")]
+    texts += [t.upper() for t in texts]
+    for text in texts:
+        ours, theirs = dates._WRITTEN_DATE.match(text), flat_written.match(text)
+        assert (ours and ours.groupdict()) == (theirs and theirs.groupdict()), text
+    assert dates._trie(["jan", "january", "janv", "mai"]) == "(?:jan(?:uary|v)?|mai)"

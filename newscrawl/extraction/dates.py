@@ -183,7 +183,32 @@ def _from_jalali(year: int, month: int, day: int) -> date:
 
 
 _MONTH_NUMBER = {name.lower(): i for i, names in enumerate(_MONTHS, 1) for name in names}
-_MONTH_NAME = "|".join(sorted((re.escape(n) for n in _MONTH_NUMBER), key=len, reverse=True))
+
+
+def _trie(words: Iterable[str]) -> str:
+    """``words`` as one pattern shaped like a trie ("jan(?:uary|vier)?"): ``re`` tries the
+    branches of a flat alternation one by one at every position of the text, so five hundred
+    month names cost five hundred tries a character, where a trie costs one per letter they
+    share. Longer words are tried first, as in an alternation sorted by length."""
+    root: dict = {}
+    for word in words:
+        node = root
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def pattern(node: dict) -> str:
+        branches = [re.escape(ch) + pattern(child) for ch, child in node.items() if ch]
+        if not branches:
+            return ""
+        if "" in node:
+            return "(?:" + "|".join(branches) + ")?"
+        return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+    return pattern(root)
+
+
+_MONTH_NAME = _trie(_MONTH_NUMBER)
 # "March 5, 2024", "Mar. 5th 2024", "5 March 2024", "5. März 2024", "5 de marzo de 2024", with
 # nothing else but a label: read without dateutil (most printed dates look like this).
 _WRITTEN_DATE = re.compile(

@@ -137,16 +137,21 @@ _CONNECTORS = frozenset({",", "&", "and", "und", "et", "y", "e", "og", "och", "e
 # "By clicking / submitting / signing up ...": a consent line, not a byline.
 _BY_GERUND = re.compile(r"\s*[Bb]y\s+[a-z]+ing\b")
 # Visible text just after (and a little before) the headline, where bylines and dates sit.
-_FOUR_DIGITS = re.compile(r"(?<!\d)\d{4}(?!\d)")
-_YEARS = (range(1990, 2050), range(2533, 2593), range(1369, 1421))
-"""1990 to 2049 in the common era, in the Buddhist era of Thai pages and in the solar calendar
-of Persian ones."""
+_YEAR = re.compile(r"(?<!\d)(?:199\d|20[0-4]\d|25[3-8]\d|259[0-2]|1369|13[7-9]\d|14[01]\d|1420)"
+                   r"(?!\d)")
+"""1990 to 2049 in the common era, in the Buddhist era of Thai pages (2533 to 2592) and in the
+solar calendar of Persian ones (1369 to 1420)."""
+_ASCII_DIGITS = {zero + i: ord("0") + i for zero in (0x660, 0x6F0, 0x966, 0x9E6, 0xE50, 0xFF10)
+                 for i in range(10)}
+"""Arabic-Indic, Persian, Devanagari, Bengali, Thai and full-width digits."""
 
 
 def _has_year(text: str, pos: int = 0) -> bool:
-    """Whether ``text`` holds a plausible year, in any script's digits ("۱۴۰۵", "२०२४")."""
-    return any(any(int(m.group()) in years for years in _YEARS)
-               for m in _FOUR_DIGITS.finditer(text, pos))
+    """Whether ``text`` holds a plausible year, in ASCII digits or another script's."""
+    return _YEAR.search(text, pos) is not None or (
+        not text.isascii() and _YEAR.search(text.translate(_ASCII_DIGITS), pos) is not None)
+
+
 # An update, not the publication: "Updated", "Last post" / "Last reply" on forum threads.
 _UPDATED = re.compile(r"(?i)updated|modified|aktualisiert|mis à jour|actualizado|aggiornato"
                       r"|\blast (?:post|reply|activity)|dernier message|letzter beitrag"
