@@ -398,3 +398,25 @@ def test_month_name_trie_matches_what_the_flat_alternation_matches():
         ours, theirs = dates._WRITTEN_DATE.match(text), flat_written.match(text)
         assert (ours and ours.groupdict()) == (theirs and theirs.groupdict()), text
     assert dates._trie(["jan", "january", "janv", "mai"]) == "(?:jan(?:uary|v)?|mai)"
+
+
+@pytest.mark.parametrize(("key", "field"), [
+    ("article:post_date", "published"), ("og:regDate", "published"), ("ptime", "published"),
+    ("displaydate", "published"), ("dc.created", "published"), ("created", "published"),
+    ("og:modified_time", "modified"), ("article:post_modified", "modified"),
+    ("updated_time", "modified"), ("revision_date", "modified"),
+])
+def test_less_common_date_meta_names(key, field):
+    # Names htmldate also reads, from WordPress and Drupal themes, Korean and Chinese CMSs.
+    markup = (f'<html><head><meta name="{key}" content="2024-03-05T10:00:00+01:00">'
+              "<title>T</title></head><body><p>x</p></body></html>")
+    meta = extract_metadata(parse(markup), "https://news.example/a")
+    assert getattr(meta, field) == "2024-03-05T10:00:00+01:00"
+    if field == "modified":
+        assert meta.published is None or meta.published == meta.modified
+
+
+def test_generation_time_is_no_publication_date():
+    markup = ('<html><head><meta name="gentime" content="2024-03-05T10:00:00+01:00">'
+              "<title>T</title></head><body><p>x</p></body></html>")
+    assert extract_metadata(parse(markup), "https://news.example/a").published is None

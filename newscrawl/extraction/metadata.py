@@ -191,6 +191,12 @@ _PUBLISHED_KEYS = (
     "sailthru.date", "article.published", "dc.date.issued", "dcterms.issued", "dcterms.created",
     "dc.date.created", "citation_publication_date", "citation_date", "original-publish-date",
     "article_date_original", "release_date",
+    # Fewer sites: WordPress and Drupal themes, Korean and Chinese CMSs ("og:regDate", "ptime"),
+    # analytics tags, and creation dates, which a news CMS stamps when the story is first saved.
+    "article:post_date", "field-name-post-date", "dateposted", "dc.date.publication",
+    "displaydate", "og:regdate", "pdate", "ptime", "analyticsattributes.articledate",
+    "video:release_date", "content_create_date", "article.created", "date_created", "dc.created",
+    "dc:created",
 )
 _PUBLISHED_NAME = re.compile(r"(?:publish(?:ed)?(?:date|time|at)|published|publication(?:date|time)"
                              r"|pubdate|datepub(?:lished)?)$")
@@ -200,12 +206,15 @@ punctuation dropped: vendors prefix the names they copy."""
 _NOT_PUBLISHED_NAME = re.compile(r"last|modif|updat")
 _NAMESPACED_DATE = re.compile(r"[a-z]+[.:_]date$")
 """A vendor's plain date ("ms.date", "cludo:date"): as generic as ``date``, read after it."""
-_GENERIC_DATE_KEYS = ("dc.date", "dcterms.date", "date", "datecreated")
+_GENERIC_DATE_KEYS = ("dc.date", "dcterms.date", "date", "datecreated", "created", "timestamp")
 """A date that does not say what of: often a record's or a build's. Read after the named
 publication dates, and overruled by a date printed next to the headline."""
 _MODIFIED_KEYS = ("article:modified_time", "og:updated_time", "datemodified",
                   "article:modified", "dcterms.modified", "dc.date.modified", "last-modified",
-                  "lastmod", "modified_time", "article.updated")
+                  "lastmod", "modified_time", "article.updated", "og:modified_time",
+                  "og:article:modified_time", "article:modified_date", "article:post_modified",
+                  "updated_time", "dc.modified", "lastmodified", "modificationdate", "bt:moddate",
+                  "revision_date")
 _DESCRIPTION_KEYS = ("og:description", "description", "twitter:description", "dc.description",
                      "dcterms.description")
 _SITE_KEYS = ("og:site_name", "application-name", "apple-mobile-web-app-title",
