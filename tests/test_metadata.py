@@ -1344,3 +1344,20 @@ def test_a_page_without_headline_is_read_for_a_date_only_near_its_top() -> None:
 
     assert extract_metadata(parse(page(5).decode()), None).published == "2023-04-13"
     assert extract_metadata(parse(page(450).decode()), None).published is None
+
+
+@pytest.mark.parametrize(("key", "field", "value", "expected"), [
+    ("dc:creator", "authors", "Jane Doe", ("Jane Doe",)),  # Dublin Core in a name, RDFa-style
+    ("authors", "authors", "Jane Doe", ("Jane Doe",)),
+    ("og:author", "authors", "Jane Doe", ("Jane Doe",)),
+    ("shareaholic:article_author_name", "authors", "Jane Doe", ("Jane Doe",)),
+    ("fb_title", "title", "Snow in Madrid", "Snow in Madrid"),
+    ("dc:description", "description", "A long day of snow", "A long day of snow"),
+    ("sailthru.description", "description", "A long day of snow", "A long day of snow"),
+    ("dc.publisher", "site_name", "Gazette", "Gazette"),
+    ("dcterms.subject", "tags", "snow, madrid", ("snow", "madrid")),
+    ("tags", "tags", "foo,money,m_food", ()),  # an analytics tagger's labels, not topics
+])
+def test_less_common_meta_names(key, field, value, expected):
+    assert getattr(meta(page(f'<meta name="{key}" content="{value}">', "<p>x</p>")),
+                   field) == expected

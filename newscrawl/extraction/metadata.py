@@ -180,10 +180,13 @@ _BYLINE_DATE_LEN = 40
 
 # Meta keys (property, name or itemprop, lower-cased) per field, most trusted first.
 _TITLE_KEYS = ("og:title", "twitter:title", "headline", "sailthru.title", "parsely-title",
-               "dc.title", "dcterms.title", "citation_title", "title")
+               "dc.title", "dcterms.title", "citation_title", "title", "fb_title", "rbtitle",
+               "shareaholic:title")
 _AUTHOR_KEYS = ("article:author", "author", "parsely-author", "sailthru.author", "dc.creator",
                 "dcterms.creator", "citation_author", "byl", "byline", "article.author",
-                "og:article:author", "creator")
+                "og:article:author", "creator", "authors", "og:author",
+                "dc.creator.aut", "dcterms.creator.aut", "rbauthors", "dcsext.author",
+                "atc-metaauthor", "shareaholic:article_author_name")
 _PUBLISHED_KEYS = (
     "article:published_time", "og:article:published_time", "article:published",
     "og:published_time", "datepublished", "published_time", "publishdate", "publish-date",
@@ -196,7 +199,6 @@ _PUBLISHED_KEYS = (
     "article:post_date", "field-name-post-date", "dateposted", "dc.date.publication",
     "displaydate", "og:regdate", "pdate", "ptime", "analyticsattributes.articledate",
     "video:release_date", "content_create_date", "article.created", "date_created", "dc.created",
-    "dc:created",
 )
 _PUBLISHED_NAME = re.compile(r"(?:publish(?:ed)?(?:date|time|at)|published|publication(?:date|time)"
                              r"|pubdate|datepub(?:lished)?)$")
@@ -216,12 +218,17 @@ _MODIFIED_KEYS = ("article:modified_time", "og:updated_time", "datemodified",
                   "updated_time", "dc.modified", "lastmodified", "modificationdate", "bt:moddate",
                   "revision_date")
 _DESCRIPTION_KEYS = ("og:description", "description", "twitter:description", "dc.description",
-                     "dcterms.description")
+                     "dcterms.description", "sailthru.description",
+                     "dcterms.abstract")
 _SITE_KEYS = ("og:site_name", "application-name", "apple-mobile-web-app-title",
-              "publisher", "twitter:site")
+              "publisher", "twitter:site", "dc.publisher", "dcterms.publisher",
+              "sailthru.publisher", "rbpubname")
 _IMAGE_KEYS = ("og:image", "og:image:url", "og:image:secure_url", "twitter:image",
                "twitter:image:src", "image", "thumbnailurl")
-_TAG_KEYS = ("article:tag", "news_keywords", "keywords", "parsely-tags", "sailthru.tags")
+# Not "tags": of the eight pages in the three sets with one, four hold an analytics tagger's
+# labels ("foo,money,m_food"), record ids or the site's name.
+_TAG_KEYS = ("article:tag", "news_keywords", "keywords", "parsely-tags", "sailthru.tags",
+             "shareaholic:keywords", "dcterms.subject", "citation_keywords")
 _SECTION_KEYS = ("article:section", "section", "parsely-section", "category", "articlesection")
 _LANGUAGE_KEYS = ("content-language", "og:locale", "language", "dc.language", "inlanguage")
 
@@ -426,13 +433,15 @@ def _take_tagged(c: _Collected, el: etree._Element) -> None:
             if not name:
                 continue
             key = name.strip().lower()
-            if attr == "property" and (" " in key or key.startswith("dc")):
-                # RDFa: a property may list several ("og:title twitter:title"), and Dublin
-                # Core is written "dc:title" there, "dc.title" in a name.
+            if attr == "property" and " " in key:
+                # RDFa: a property may list several ("og:title twitter:title").
                 for one in key.split():
                     c.metas.setdefault(_RDFA_PREFIX.sub(r"\1.", one), []).append(
                         content.strip())
             else:
+                # Dublin Core is "dc:title" in RDFa and in some names, "dc.title" in most.
+                if key.startswith("dc"):
+                    key = _RDFA_PREFIX.sub(r"\1.", key)
                 c.metas.setdefault(key, []).append(content.strip())
     elif tag == "script":
         if "ld+json" in (el.get("type") or "").lower() and el.text:
