@@ -225,8 +225,8 @@ _SITE_KEYS = ("og:site_name", "application-name", "apple-mobile-web-app-title",
               "sailthru.publisher", "rbpubname")
 _IMAGE_KEYS = ("og:image", "og:image:url", "og:image:secure_url", "twitter:image",
                "twitter:image:src", "image", "thumbnailurl")
-# Not "tags": of the eight pages in the three sets with one, four hold an analytics tagger's
-# labels ("foo,money,m_food"), record ids or the site's name.
+# Not "tags": of the eight pages in the three sets whose tags it would give, four hold an
+# analytics tagger's labels ("foo,money,m_food"), record ids or the site's name.
 _TAG_KEYS = ("article:tag", "news_keywords", "keywords", "parsely-tags", "sailthru.tags",
              "shareaholic:keywords", "dcterms.subject", "citation_keywords")
 _SECTION_KEYS = ("article:section", "section", "parsely-section", "category", "articlesection")
