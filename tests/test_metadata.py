@@ -1361,3 +1361,17 @@ def test_a_page_without_headline_is_read_for_a_date_only_near_its_top() -> None:
 def test_less_common_meta_names(key, field, value, expected):
     assert getattr(meta(page(f'<meta name="{key}" content="{value}">', "<p>x</p>")),
                    field) == expected
+
+
+@pytest.mark.parametrize(("lang", "byline", "expected"), [
+    # Names alone: a "Por", "di" or "Par" before them is read whatever the class.
+    ("es", '<div class="noticia-autor">Juan Pérez</div>', ("Juan Pérez",)),
+    ("it", '<span class="autore">Mario Rossi</span>', ("Mario Rossi",)),
+    ("fr", '<span class="auteur">Marie Dupont</span>', ("Marie Dupont",)),
+    ("tr", '<div class="haber-yazar">Ahmet Yılmaz</div>', ("Ahmet Yılmaz",)),
+    ("id", '<div class="penulis">Budi Santoso</div>', ("Budi Santoso",)),
+    ("es", '<div class="autorefresh">Juan Pérez</div>', ()),  # a widget, not the writer
+])
+def test_byline_classed_in_other_languages(lang, byline, expected):
+    body = f"<article><h1>Titular de la noticia</h1>{byline}<p>" + "Texto. " * 60 + "</p></article>"
+    assert meta(page("<title>Titular de la noticia</title>", body, lang=lang)).authors == expected

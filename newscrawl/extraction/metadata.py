@@ -1128,8 +1128,16 @@ def _is_byline(el: etree._Element) -> bool:
     if cls is None and id_ is None:
         return False
     hint = ((cls or "") + " " + (id_ or "")).lower()
-    return ("author" in hint or "byline" in hint or "writer" in hint
-            or "contributor" in hint) and "authori" not in hint  # authorization
+    return ((("author" in hint or "byline" in hint or "writer" in hint
+             or "contributor" in hint) and "authori" not in hint)  # authorization
+            or (("aut" in hint or "yazar" in hint or "penulis" in hint)
+                and _AUTHOR_CLASS_WORD.search(hint) is not None))
+
+
+_AUTHOR_CLASS_WORD = re.compile(
+    r"(?<![a-z])(?:autor(?:e|es|en|in|a|as)?|auteur|auteurs|yazar|penulis)(?![a-z])")
+"""The author in other languages' class names ("autor", "autore", "auteur", Turkish "yazar",
+Indonesian "penulis"), as a whole word: "autorefresh" and "autoresize" are not."""
 
 
 # Walks from the headline, nearest first. XPath's following::/preceding:: axes read the whole
