@@ -218,8 +218,7 @@ _MODIFIED_KEYS = ("article:modified_time", "og:updated_time", "datemodified",
                   "updated_time", "dc.modified", "lastmodified", "modificationdate", "bt:moddate",
                   "revision_date")
 _DESCRIPTION_KEYS = ("og:description", "description", "twitter:description", "dc.description",
-                     "dcterms.description", "sailthru.description",
-                     "dcterms.abstract")
+                     "dcterms.description", "sailthru.description", "dcterms.abstract")
 _SITE_KEYS = ("og:site_name", "application-name", "apple-mobile-web-app-title",
               "publisher", "twitter:site", "dc.publisher", "dcterms.publisher",
               "sailthru.publisher", "rbpubname")
