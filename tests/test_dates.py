@@ -420,3 +420,21 @@ def test_generation_time_is_no_publication_date():
     markup = ('<html><head><meta name="gentime" content="2024-03-05T10:00:00+01:00">'
               "<title>T</title></head><body><p>x</p></body></html>")
     assert extract_metadata(parse(markup), "https://news.example/a").published is None
+
+
+@pytest.mark.parametrize(("lang", "lines", "expected"), [
+    ("pt", ["Atualizado em 06/03/2024 10:00", "Publicado em 05/03/2024 09:00"],
+     "2024-03-05T09:00:00"),
+    ("nl", ["Bijgewerkt: 6 maart 2024", "5 maart 2024"], "2024-03-05"),
+    ("zh", ["更新时间：2024-03-06 10:00", "发布时间：2024-03-05 09:00"], "2024-03-05T09:00:00"),
+    ("ko", ["수정 2024.11.23 09:00", "입력 2024.11.22 10:15"], "2024-11-22T10:15:00"),
+    # The update's label after the date on one line labels the second date, not the first.
+    ("ko", ["입력 2024.11.22 10:15 수정 2024.11.23 09:00"], "2024-11-22T10:15:00"),
+    ("pt", ["Atualizado em 06/03/2024"], "2024-03-06"),  # the only date there is
+])
+def test_update_labels_in_other_languages(lang, lines, expected):
+    printed = "".join(f"<p class=meta>{line}</p>" for line in lines)
+    markup = (f'<html lang="{lang}"><head><title>T</title></head><body><article>'
+              f"<h1>Headline of the story</h1>{printed}<p>" + "Text of the story. " * 40
+              + "</p></article></body></html>")
+    assert extract_metadata(parse(markup), "https://n.example/x/1").published == expected

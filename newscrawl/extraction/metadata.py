@@ -154,8 +154,15 @@ def _has_year(text: str, pos: int = 0) -> bool:
 
 # An update, not the publication: "Updated", "Last post" / "Last reply" on forum threads.
 _UPDATED = re.compile(r"(?i)updated|modified|aktualisiert|mis à jour|actualizado|aggiornato"
+                      r"|atualizad|actualitzat|bijgewerkt|geüpdatet|zaktualizowan|aktualizován"
+                      r"|aktualizovan|frissítve|actualizat|обновлен|оновлен|güncellen"
+                      r"|uppdaterad|opdateret|oppdatert|päivitetty|ενημερώθηκε|diperbarui"
+                      r"|cập nhật|עודכן|تحديث|تم التحديث|به‌روز|更新|수정"
                       r"|\blast (?:post|reply|activity)|dernier message|letzter beitrag"
                       r"|último mensaje|ultimo messaggio")
+"""An update's label in the languages of the month names (Portuguese, Catalan, Dutch, Polish,
+Czech, Slovak, Hungarian, Romanian, Russian, Ukrainian, Turkish, the Nordic ones, Greek,
+Indonesian, Vietnamese, Hebrew, Arabic, Persian, Chinese and Japanese, Korean)."""
 _OPAQUE = frozenset({"svg", "script", "style", "noscript", "template", "math", "select"})
 _NOT_PUBLISHED = re.compile(r"(?i)\bjoined\b|member since|\bregistered\b|\bfounded\b"
                             r"|beigetreten|inscrit")
@@ -1675,11 +1682,21 @@ def _shown_date(c: _Collected, h1: etree._Element | None, url: str | None = None
         label = _date_label(text, texts[i - 1] if 0 < i <= len(after) else "")
         if _NOT_PUBLISHED.search(label):
             continue  # a member's join date on a forum, an event's date
-        if _UPDATED.search(label):
+        if _labelled_update(text, label):
             updated = updated or _Shown(_day_month(c, url, text, date), True)
             continue
         return _Shown(_day_month(c, url, text, date), False)
     return updated
+
+
+def _labelled_update(text: str, label: str) -> bool:
+    """Whether the date ``text`` gives is labelled as an update: by a label before it, or in
+    the node before; not by one that follows it on the same line ("입력 2024.11.22 10:15 수정
+    2024.11.23", "March 5, 2024 · Updated March 6"), whose first date is the publication's."""
+    m = _UPDATED.search(text)
+    if m is None:
+        return label != text and _UPDATED.search(label, len(text)) is not None
+    return not any(ch.isdigit() for ch in text[: m.start()])
 
 
 def _update_or_caption(el: etree._Element | None) -> bool:
@@ -1726,7 +1743,7 @@ def _byline_override(c: _Collected, h1: etree._Element, declared: str,
     strings = _strings_after(h1, _BYLINE_DATE_TEXTS)
     for i, text, date in _short_dates(strings):
         label = _date_label(text, strings[i - 1] if i else "")
-        if _NOT_PUBLISHED.search(label) or _UPDATED.search(label):
+        if _NOT_PUBLISHED.search(label) or _labelled_update(text, label):
             continue
         if (len(text.strip()) > _BYLINE_DATE_LEN or date[:10] == declared[:10]
                 or (modified and date[:10] == modified[:10])
