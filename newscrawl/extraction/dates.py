@@ -250,7 +250,9 @@ _DEFAULT_A = datetime(2001, 1, 1)
 _DEFAULT_B = datetime(2002, 2, 2)
 
 
-_PAGE_LANGUAGE: ContextVar[str | None] = ContextVar("page_language", default=None)
+_PAGE_LANGUAGE: ContextVar[tuple[str, bool]] = ContextVar("page_language", default=("", False))
+"""The page's primary language subtag and whether it writes slashed dates day first, worked out
+once a page by :func:`page_language`."""
 _MONTH_FIRST_REGIONS = frozenset({"US", "PH", "CA", "FM", "MH", "PW"})
 _YEAR_FIRST_LANGUAGES = frozenset({"zh", "ja", "ko", "hu", "lt", "mn"})
 _GMT_OFFSET = re.compile(r"\b(?:GMT|UTC)\s*([+-])\s*(\d{1,2})(?::?(\d{2}))?(?!\d)")
@@ -276,7 +278,8 @@ def page_language(language: str | None) -> Iterator[None]:
     of a slashed numeric date, and the month words that name another month in another
     language. The readers of a page's dates are a dozen calls deep in the metadata rules, so
     the language travels with the context instead of through each of them."""
-    token = _PAGE_LANGUAGE.set(language)
+    primary = (language or "").partition("-")[0].lower()
+    token = _PAGE_LANGUAGE.set((primary, writes_day_first(language)))
     try:
         yield
     finally:
@@ -287,12 +290,10 @@ def _word_pattern(words: Iterable[str]) -> re.Pattern[str]:
     return re.compile(r"(?<![^\W\d_])(?:" + "|".join(words) + r")(?![^\W\d_])", re.I)
 
 
-_LANGUAGE_MONTHS = {
-    "hr": {"listopad": "October", "listopada": "October"},  # Polish and Czech: November
-    "bs": {"listopad": "October", "listopada": "October"},
-    "ms": {"mac": "March"},  # an English word elsewhere
-}
-_LANGUAGE_MONTH = {language: (_word_pattern(months), {k.lower(): v for k, v in months.items()})
+_CROATIAN_OCTOBER = {"listopad": "October", "listopada": "October"}  # Polish, Czech: November
+_LANGUAGE_MONTHS = {"hr": _CROATIAN_OCTOBER, "bs": _CROATIAN_OCTOBER,
+                    "ms": {"mac": "March"}}  # an English word elsewhere
+_LANGUAGE_MONTH = {language: (_word_pattern(months), months)
                    for language, months in _LANGUAGE_MONTHS.items()}
 _VIETNAMESE_MONTH = re.compile(r"(?<![^\W\d_])(?:tháng|thg)\s*(1[0-2]|0?[1-9])(?!\d)", re.I)
 """"24 tháng 11, 2026", "ngày 24 tháng 11 năm 2026": Vietnamese numbers its months."""
@@ -302,14 +303,14 @@ _LITHUANIAN_DATE = re.compile(r"(\d{4})\s*m\.\s*([^\W\d_]+)\s+(\d{1,2})\s*d\.")
 """"2026 m. lapkričio 24 d.": the "m." (metai, year) reads to dateutil as minutes."""
 
 
-def _month_words(text: str, language: str | None) -> str:
-    """``text`` with the month words that need the page's language, or a number, spelled in
-    English, and a Lithuanian date's year and day marks dropped."""
-    if language and (words := _LANGUAGE_MONTH.get(language.partition("-")[0].lower())):
+def _month_words(text: str, primary: str) -> str:
+    """``text`` with the month words that need the page's language (``primary``, its primary
+    subtag), or a number, spelled in English, and a Lithuanian date's year and day marks
+    dropped."""
+    if words := _LANGUAGE_MONTH.get(primary):
         pattern, english = words
         text = pattern.sub(lambda m: english[m.group().lower()], text)
-    if "th" in text or "Th" in text or "TH" in text:
-        text = _VIETNAMESE_MONTH.sub(lambda m: _ENGLISH_MONTHS[int(m.group(1)) - 1], text)
+    text = _VIETNAMESE_MONTH.sub(lambda m: _ENGLISH_MONTHS[int(m.group(1)) - 1], text)
     if "m." in text:
         text = _LITHUANIAN_DATE.sub(r"\3 \2 \1", text)
     return text
@@ -347,7 +348,7 @@ def _format(dt: datetime, has_time: bool) -> str:
 
 def _calendar_day(year: int, month: int, day: int) -> date:
     """The day a year-first numeric date names: in the solar calendar on a Persian page."""
-    if year in _JALALI_YEARS and (_PAGE_LANGUAGE.get() or "").lower().partition("-")[0] == "fa":
+    if year in _JALALI_YEARS and _PAGE_LANGUAGE.get()[0] == "fa":
         return _from_jalali(year, month, day)
     return date(year, month, day)
 
@@ -388,8 +389,8 @@ def _from_segments(text: str) -> tuple[str, date] | None | bool:
 
 
 def _from_dateutil(text: str) -> tuple[str, date] | None:
-    language = _PAGE_LANGUAGE.get()
-    text = _month_words(text, language)
+    primary, day_first = _PAGE_LANGUAGE.get()
+    text = _month_words(text, primary)
     written = _from_written(text)
     if written is not False:
         return written  # type: ignore[return-value]
@@ -401,7 +402,7 @@ def _from_dateutil(text: str) -> tuple[str, date] | None:
             return written  # type: ignore[return-value]
     if _DAY_RANGE.search(text):
         return None
-    info = _INFO_DAYFIRST if writes_day_first(language) or _DOTTED.search(text) else _INFO
+    info = _INFO_DAYFIRST if day_first or _DOTTED.search(text) else _INFO
     text = _GMT_OFFSET.sub(_iso_offset, _NOISE.sub(" ", text))
     text = _THAI_ABBREVIATION.sub(lambda m: _THAI_MONTH[m.group()], text)
     try:
@@ -419,6 +420,12 @@ def _from_dateutil(text: str) -> tuple[str, date] | None:
     a = a.replace(year=_common_era(a.year))
     has_time = (a.hour, a.minute) != (0, 0) or a.tzinfo is not None
     return _format(a, has_time), a.date()
+
+
+def _at(day: date, hour: str | None, minute: str | None) -> tuple[str, date]:
+    if hour is None:
+        return day.isoformat(), day
+    return datetime(day.year, day.month, day.day, int(hour), int(minute or 0)).isoformat(), day
 
 
 def _iso_offset(m: re.Match[str]) -> str:
@@ -446,18 +453,10 @@ def parse_date(value: object, now: datetime | None = None) -> str | None:
             result = _from_iso(m)
         elif m := _CJK_DATE.search(text):
             y, mo, d, h, mi = m.groups()
-            day = _calendar_day(int(y), int(mo), int(d))
-            if h is not None:
-                result = datetime(day.year, day.month, day.day, int(h), int(mi)).isoformat(), day
-            else:
-                result = day.isoformat(), day
+            result = _at(_calendar_day(int(y), int(mo), int(d)), h, mi)
         elif m := _JALALI_DATE.search(text):
             d, mo, y, h, mi = m.groups()
-            day = _from_jalali(int(y), _JALALI_MONTH[mo], int(d))
-            if h is not None:
-                result = datetime(day.year, day.month, day.day, int(h), int(mi)).isoformat(), day
-            else:
-                result = day.isoformat(), day
+            result = _at(_from_jalali(int(y), _JALALI_MONTH[mo], int(d)), h, mi)
         else:
             result = _from_dateutil(text)
     except (ValueError, OverflowError, OSError):
