@@ -431,6 +431,11 @@ def test_generation_time_is_no_publication_date():
     # The update's label after the date on one line labels the second date, not the first.
     ("ko", ["입력 2024.11.22 10:15 수정 2024.11.23 09:00"], "2024-11-22T10:15:00"),
     ("pt", ["Atualizado em 06/03/2024"], "2024-03-06"),  # the only date there is
+    # Both dates on one line, the publication first: the part before the update's label.
+    ("en", ["March 5, 2024 · Updated March 6, 2024"], "2024-03-05"),
+    ("en", ["Published March 5, 2024 10:00 am. Updated March 6, 2024"], "2024-03-05T10:00:00"),
+    ("de", ["Veröffentlicht: 05.03.2024, aktualisiert: 06.03.2024"], "2024-03-05"),
+    ("pt", ["Publicado em 5 de março de 2024 | Atualizado em 6 de março de 2024"], "2024-03-05"),
 ])
 def test_update_labels_in_other_languages(lang, lines, expected):
     printed = "".join(f"<p class=meta>{line}</p>" for line in lines)

@@ -1640,20 +1640,30 @@ class _Shown:
 
 def _short_dates(texts: list) -> Iterator[tuple[int, str, str]]:
     """``(index, text, date)`` for each text short enough to be a date line that parses as a
-    date; the year test first spares the date parser most texts. A line of several labelled
-    fields ("作者： 来源： 发布日期： 9/17/2004 5:54:13 AM", "Author: X · Published: DATE") is
-    read from its last date label on."""
+    date; the year test first spares the date parser most texts."""
     for i, text in enumerate(texts):
         if (len(text) <= _DATE_TEXT_MAX or len(text.strip()) <= _DATE_TEXT_MAX) and _has_year(
                 text):
-            date = parse_date(text)
-            if not date and (":" in text or "：" in text):
-                labels = list(_DATE_LABEL.finditer(text))
-                end = labels[-1].end() if labels and labels[-1].start() else None
-                if end is not None and _has_year(text, end):
-                    date = parse_date(text[end:])
+            date = parse_date(text) or _line_date(text)
             if date:
                 yield i, text, date
+
+
+def _line_date(text: str) -> str | None:
+    """The first date of a line that holds more than one, which the date parser refuses: the
+    part before an update label ("March 5, 2024 · Updated March 6, 2024", "Published: 05.03.2024,
+    updated: 06.03.2024"); a line of several labelled fields ("作者： 来源： 发布日期： 9/17/2004
+    5:54:13 AM", "Author: X · Published: DATE") read from its last date label on."""
+    update = _UPDATED.search(text)
+    if update and _has_year(text[:update.start()]):
+        text = text[:update.start()]
+        if date := parse_date(text):
+            return date
+    if ":" in text or "：" in text:
+        labels = list(_DATE_LABEL.finditer(text))
+        if labels and labels[-1].start() and _has_year(text, labels[-1].end()):
+            return parse_date(text[labels[-1].end():])
+    return None
 
 
 def _date_label(text: str, previous: str) -> str:
