@@ -727,6 +727,23 @@ def test_clean_authors_keeps_a_desk_or_team_name_whole():
     assert clean_authors(["TOI Lifestyle Desk"]) == ("TOI Lifestyle Desk",)
     assert clean_authors(["Jane Doe Staff Writer"]) == ("Jane Doe",)
     assert clean_authors(["Jane Doe, Staff"]) == ("Jane Doe",)
+    # a wire service's name is an outlet, kept whole as "Reuters" is, not cut to "Associated"
+    assert clean_authors(["By Jane Doe, Associated Press"]) == ("Jane Doe", "Associated Press")
+    assert clean_authors(["Press release"]) == ()
+
+
+@pytest.mark.parametrize(("raw", "expected"), [
+    ("Jane Doe in London", ("Jane Doe",)),
+    ("Jane Doe in New York and John Roe in Washington", ("Jane Doe", "John Roe")),
+    ("JANE DOE in KYIV", ("Jane Doe",)),
+    # a wire's credit line: reporters, not editors
+    ("Reporting by Jane Doe; Editing by John Roe", ("Jane Doe",)),
+    ("Additional reporting by Ann Lee in Paris; Writing by Jane Doe; Editing by John Roe",
+     ("Ann Lee", "Jane Doe")),
+    ("Jane Doe; John Roe", ("Jane Doe", "John Roe")),
+])
+def test_clean_authors_wire_credits_and_where_filed_from(raw, expected):
+    assert clean_authors([raw]) == expected
 
 
 def test_clean_authors_dedupes_and_ignores_non_strings():

@@ -28,7 +28,8 @@ and the Scandinavian languages: a label, before a colon or on a line of its own.
 # "By" in the languages we crawl, at the start of a byline. Words that also open surnames
 # ("De Luca", "Da Silva", "Von Trier") count only before a colon or two more words.
 _BY = re.compile(
-    r"^\s*(?:(?:written|posted|published|submitted|reported|text|words|story|photos?"
+    r"^\s*(?:(?:written|posted|published|submitted|reported|(?:additional\s+)?reporting|writing|text"
+    r"|words|story|photos?"
     r"|(?:(?:view|see)\s+all\s+|more\s+)?(?:articles|posts|stories))\s+)?"
     r"(?:by|from|przez|от|автор|tekst|texte|texto|testo|"
     r"author|autor|auteur|autore|auteurs|authors|écrit par|escrito por|scritto da|"
@@ -70,8 +71,8 @@ AUTHOR_LABEL_START = re.compile(rf"\s*{_LABEL}", re.I)
 """Either of the two, loosely: one cheap test per line before a block is read closely."""
 # Credits that name someone other than the writer: the whole piece is dropped.
 _NOT_WRITER = re.compile(
-    r"(?i)^\s*(?:(?:medically\s+|fact[- ]?)?(?:reviewed|checked|edited|illustrat\w*|photo\w*|"
-    r"images?|video|produced|translated|design\w*|code|graphics?)\b(?:\s+by)?\b|"
+    r"(?i)^\s*(?:(?:medically\s+|fact[- ]?)?(?:reviewed|checked|edit(?:ed|ing)|illustrat\w*"
+    r"|photo\w*|images?|video|produced|translated|design\w*|code|graphics?)\b(?:\s+by)?\b|"
     r"(?:photos?|images?|illustrations?|graphics?)\s*:|"
     # editors, sources (an outlet) and photographers in Chinese and Japanese credits
     r"(?:责任编辑|責任編輯|编辑|編輯|责编|責編|来源|來源|摄影|攝影|写真)\s*[：:/／])"
@@ -96,7 +97,7 @@ _DATEISH = re.compile(
 # A label that ends in "by" ("Recipe by", "Article by", "Insights from") names no one: the
 # name is on the next line.
 _BY_LABEL = re.compile(r"(?i)(?:^|\s)(?:by|from|von|par|por|door|przez)$")
-_SEPARATORS = re.compile(r"\s*(?:[|•·\n\t]|\s[-–—]\s)\s*")
+_SEPARATORS = re.compile(r"\s*(?:[|•·;\n\t]|\s[-–—]\s)\s*")
 _SPLIT = re.compile(
     r"\s*(?:,|;|&|\+|/|\band\b|\bund\b|\bet\b|\by\b|\be\b|\ben\b|\boch\b|\bog\b|\bi\b|\bva\b"
     r"|(?-i:(?<=[\s(])(?:with|avec|mit|con|com|met)(?=\s)))\s*",
@@ -138,11 +139,15 @@ _GENERIC = frozenset({
     "文章", "阅读", "閱讀", "总阅读", "總閱讀", "粉丝", "粉絲", "关注", "關注", "评论", "評論",
     "分享", "收藏", "佚名", "匿名", "本站", "原创", "原創", "转载", "轉載", "未知",
 })
-_COLLECTIVE = frozenset({"staff", "desk", "team", "editors", "newsroom", "redaktion",
+_COLLECTIVE = frozenset({"staff", "desk", "team", "editors", "newsroom", "press", "redaktion",
                          "rédaction", "redacción", "redazione"})
 # Left after a date is cut from "Jane Doe on March 5": lower-case, so "Audiophile On" stays.
 _TRAILING = frozenset({"on", "via", "am", "le", "el", "il"})
 _TRIM = " \t\n\r.,;:|-–—·•*()[]{}\"'“”‘’«»"
+_FILED_FROM = re.compile(r"^((?:[A-Z][\w'’.-]*\s+){1,3}[A-Z][\w'’.-]*)\s+in\s+"
+                         r"(?:[A-Z][\w'’.-]*\s*){1,3}$")
+"""Where the writer filed from, after a full name: "Jane Doe in London" (the Guardian's,
+Reuters' style)."""
 
 
 # Chinese (and Japanese) credit lines, which name the writer without a "By": "记者 张三",
@@ -358,7 +363,10 @@ def _names(raw: str) -> list[str]:
                 while len(words) > 1 and (words[-1].lower().strip(_TRIM) in _ROLE_WORDS
                                           or words[-1] in _TRAILING):
                     words.pop()
-            part = _title_if_shouting(" ".join(words).strip(_TRIM))
+            part = " ".join(words).strip(_TRIM)
+            if filed := _FILED_FROM.match(part):
+                part = filed.group(1)
+            part = _title_if_shouting(part)
             if _is_role(part):  # roles only, or all a date left: "Submitted on <date>"
                 continue
             if part.count("(") > part.count(")"):
