@@ -144,8 +144,8 @@ _COLLECTIVE = frozenset({"staff", "desk", "team", "editors", "newsroom", "press"
 # Left after a date is cut from "Jane Doe on March 5": lower-case, so "Audiophile On" stays.
 _TRAILING = frozenset({"on", "via", "am", "le", "el", "il"})
 _TRIM = " \t\n\r.,;:|-–—·•*()[]{}\"'“”‘’«»"
-_FILED_FROM = re.compile(r"^((?:[A-Z][\w'’.-]*\s+){1,3}[A-Z][\w'’.-]*)\s+in\s+"
-                         r"(?:[A-Z][\w'’.-]*\s*){1,3}$")
+_FILED_FROM = re.compile(r"^([A-Z][\w'’.-]*(?:\s[A-Z][\w'’.-]*){1,3})"
+                         r"\sin(?:\s[A-Z][\w'’.-]*){1,3}$")
 """Where the writer filed from, after a full name: "Jane Doe in London" (the Guardian's,
 Reuters' style)."""
 
