@@ -38,6 +38,10 @@ def page(head: str = "", body: str = "", lang: str = "en") -> str:
     ("2 มกราคม 2567", "2024-01-02"),
     ("อัปเดต 2 ม.ค. 2567 10:30 น.", "2024-01-02T10:30:00"),
     ("วันอังคารที่ 2 มกราคม พ.ศ. 2567", "2024-01-02"),
+    # a clock time with a dot, as British and Nordic papers print it; dotted dates stay dates
+    ("Tue 5 Mar 2024 10.00 GMT", "2024-03-05T10:00:00+00:00"),
+    ("5 mars 2024 kl. 10.00", "2024-03-05T10:00:00"),
+    ("05.03.2024 10.30", "2024-03-05T10:30:00"),
 ])
 def test_parse_date_lines(raw, expected):
     assert parse_date(raw, now=NOW) == expected
@@ -436,6 +440,18 @@ def test_generation_time_is_no_publication_date():
     ("en", ["Published March 5, 2024 10:00 am. Updated March 6, 2024"], "2024-03-05T10:00:00"),
     ("de", ["Veröffentlicht: 05.03.2024, aktualisiert: 06.03.2024"], "2024-03-05"),
     ("pt", ["Publicado em 5 de março de 2024 | Atualizado em 6 de março de 2024"], "2024-03-05"),
+    ("fr", ["Publié le 05 mars 2024 à 10h00, modifié le 06 mars 2024 à 11h00"],
+     "2024-03-05T10:00:00"),
+    ("fr", ["Le 5 mars 2024 à 10h00 - Mis à jour le 6 mars 2024 à 11h00"], "2024-03-05T10:00:00"),
+    ("it", ["Pubblicato il 5 marzo 2024 alle 10:00 - Modificato il 6 marzo 2024"],
+     "2024-03-05T10:00:00"),
+    ("nl", ["5 maart 2024, 10:00 Laatste update: 6 maart 2024, 11:00"], "2024-03-05T10:00:00"),
+    ("pl", ["Opublikowano: 5 marca 2024, 10:00 Aktualizacja: 6 marca 2024"],
+     "2024-03-05T10:00:00"),
+    ("tr", ["05.03.2024 10:00 Güncelleme: 06.03.2024 11:00"], "2024-03-05T10:00:00"),
+    ("sv", ["Publicerad 5 mars 2024 kl. 10.00 Uppdaterad 6 mars 2024 kl. 11.00"],
+     "2024-03-05T10:00:00"),
+    ("da", ["5. mar. 2024 kl. 10.00 Opdateret 6. mar. 2024"], "2024-03-05T10:00:00"),
 ])
 def test_update_labels_in_other_languages(lang, lines, expected):
     printed = "".join(f"<p class=meta>{line}</p>" for line in lines)

@@ -255,6 +255,9 @@ _PAGE_LANGUAGE: ContextVar[tuple[str, bool]] = ContextVar("page_language", defau
 once a page by :func:`page_language`."""
 _MONTH_FIRST_REGIONS = frozenset({"US", "PH", "CA", "FM", "MH", "PW"})
 _YEAR_FIRST_LANGUAGES = frozenset({"zh", "ja", "ko", "hu", "lt", "mn"})
+_DOTTED_TIME = re.compile(r"(?<![\d.,])([01]?\d|2[0-3])\.([0-5]\d)(?![\d.,])")
+"""A clock time written with a dot, as British, Nordic and Finnish papers print it ("Tue 5 Mar
+2024 10.00 GMT", "kl. 10.00"); a dotted date's pieces touch another dot and are not one."""
 _GMT_OFFSET = re.compile(r"\b(?:GMT|UTC)\s*([+-])\s*(\d{1,2})(?::?(\d{2}))?(?!\d)")
 """"GMT+7" as people write it, 7 hours east; dateutil reads it the POSIX way, 7 hours west."""
 
@@ -404,6 +407,7 @@ def _from_dateutil(text: str) -> tuple[str, date] | None:
         return None
     info = _INFO_DAYFIRST if day_first or _DOTTED.search(text) else _INFO
     text = _GMT_OFFSET.sub(_iso_offset, _NOISE.sub(" ", text))
+    text = _DOTTED_TIME.sub(r"\1:\2", text)
     text = _THAI_ABBREVIATION.sub(lambda m: _THAI_MONTH[m.group()], text)
     try:
         a = _dateutil.parse(text, parserinfo=info, default=_DEFAULT_A, fuzzy=True,

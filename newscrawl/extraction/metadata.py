@@ -153,7 +153,8 @@ def _has_year(text: str, pos: int = 0) -> bool:
 
 
 # An update, not the publication: "Updated", "Last post" / "Last reply" on forum threads.
-_UPDATED = re.compile(r"(?i)updated|modified|aktualisiert|mis à jour|actualizado|aggiornato"
+_UPDATED = re.compile(r"(?i)updated|\bupdate\b|modified|modifié|modificato|aktualisiert"
+                      r"|mis à jour|actualizado|aggiornato|aktualizacj|güncelleme"
                       r"|atualizad|actualitzat|bijgewerkt|geüpdatet|zaktualizowan|aktualizován"
                       r"|aktualizovan|frissítve|actualizat|обновлен|оновлен|güncellen"
                       r"|uppdaterad|opdateret|oppdatert|päivitetty|ενημερώθηκε|diperbarui"
@@ -163,6 +164,8 @@ _UPDATED = re.compile(r"(?i)updated|modified|aktualisiert|mis à jour|actualizad
 """An update's label in the languages of the month names (Portuguese, Catalan, Dutch, Polish,
 Czech, Slovak, Hungarian, Romanian, Russian, Ukrainian, Turkish, the Nordic ones, Greek,
 Indonesian, Vietnamese, Hebrew, Arabic, Persian, Chinese and Japanese, Korean)."""
+_LINE_PUNCTUATION = " -–—|·•,;(["
+"""What separates a date from the update's label after it on one line."""
 _OPAQUE = frozenset({"svg", "script", "style", "noscript", "template", "math", "select"})
 _NOT_PUBLISHED = re.compile(r"(?i)\bjoined\b|member since|\bregistered\b|\bfounded\b"
                             r"|beigetreten|inscrit")
@@ -1656,7 +1659,7 @@ def _line_date(text: str) -> str | None:
     5:54:13 AM", "Author: X · Published: DATE") read from its last date label on."""
     update = _UPDATED.search(text)
     if update and _has_year(text[:update.start()]):
-        text = text[:update.start()]
+        text = text[:update.start()].rstrip(_LINE_PUNCTUATION)
         if date := parse_date(text):
             return date
     if ":" in text or "：" in text:
