@@ -1392,3 +1392,18 @@ def test_less_common_meta_names(key, field, value, expected):
 def test_byline_classed_in_other_languages(lang, byline, expected):
     body = f"<article><h1>Titular de la noticia</h1>{byline}<p>" + "Texto. " * 60 + "</p></article>"
     assert meta(page("<title>Titular de la noticia</title>", body, lang=lang)).authors == expected
+
+
+@pytest.mark.parametrize(("lang", "byline", "expected"), [
+    # React sites mark their parts for tests, not styles (BBC)
+    ("en", '<div data-testid="byline"><span>Jane Doe</span><span>BBC News, London</span></div>',
+     ("Jane Doe",)),
+    # what the piece is, before its writer's "by"
+    ("en", "<p>Analysis by Stephen Collinson, CNN</p>", ("Stephen Collinson",)),
+    ("en", "<p>Opinion by Jane Doe</p>", ("Jane Doe",)),
+    ("de", "<p>Ein Kommentar von Max Mustermann</p>", ("Max Mustermann",)),
+    ("en", "<p>Opinion by many accounts has shifted.</p>", ()),
+])
+def test_bylines_as_news_sites_write_them(lang, byline, expected):
+    body = f"<article><h1>Headline of the story</h1>{byline}<p>" + "Text. " * 60 + "</p></article>"
+    assert meta(page("<title>Headline of the story</title>", body, lang=lang)).authors == expected

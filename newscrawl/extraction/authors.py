@@ -25,11 +25,15 @@ _AUTHOR_WORDS = (r"penulis|yazar|tác giả|نویسنده|लेखक|teksti|k
                  r"|författare")
 """"Author" or "written" in Indonesian, Turkish, Vietnamese, Persian, Hindi, Finnish, Hungarian
 and the Scandinavian languages: a label, before a colon or on a line of its own."""
+_PIECE_KIND = (r"analysis|opinion|commentary|column|(?:eine?\s+)?(?:kommentar|kolumne|analyse"
+               r"|gastbeitrag|glosse|reportage)")
+"""What a piece is, before its writer's "by": "Analysis by Jane Doe" (CNN), "Opinion by"
+(The Washington Post), "Ein Kommentar von Max Muster" (German papers)."""
 # "By" in the languages we crawl, at the start of a byline. Words that also open surnames
 # ("De Luca", "Da Silva", "Von Trier") count only before a colon or two more words.
 _BY = re.compile(
     r"^\s*(?:(?:written|posted|published|submitted|reported|(?:additional\s+)?reporting|writing|text"
-    r"|words|story|photos?"
+    rf"|words|story|photos?|{_PIECE_KIND}"
     r"|(?:(?:view|see)\s+all\s+|more\s+)?(?:articles|posts|stories))\s+)?"
     r"(?:by|from|przez|от|автор|tekst|texte|texto|testo|"
     r"author|autor|auteur|autore|auteurs|authors|écrit par|escrito por|scritto da|"
@@ -39,7 +43,7 @@ _BY = re.compile(
     re.I,
 )
 BY_PREFIX = re.compile(
-    r"^\s*(?:(?:written|posted|reported|words|story)\s+)?(?:by\b\s*[:：]?\s*\S"
+    rf"^\s*(?:(?:written|posted|reported|words|story|{_PIECE_KIND})\s+)?(?:by\b\s*[:：]?\s*\S"
     r"|(?:von|par|por|di|door|av|af|przez|от|автор|écrit par|escrito por|scritto da"
     rf"|geschrieben von|{_BY_WORDS})\b\s*[:：]?\s*(?-i:(?![a-z]))[^\W\d_])"
     r"|^\s*(?:作者|记者|撰文|文|筆者|著者|記者)\s*[：:/／|]",

@@ -1133,10 +1133,11 @@ def _is_byline(el: etree._Element) -> bool:
     prop = el.get("itemprop")
     if prop is not None and prop.lower() == "author":
         return True
-    cls, id_ = el.get("class"), el.get("id")
-    if cls is None and id_ is None:
+    # React sites name their parts for tests, not styles: BBC's <div data-testid="byline">.
+    cls, id_, test_id = el.get("class"), el.get("id"), el.get("data-testid")
+    if cls is None and id_ is None and test_id is None:
         return False
-    hint = ((cls or "") + " " + (id_ or "")).lower()
+    hint = f"{cls or ''} {id_ or ''} {test_id or ''}".lower()
     return ((("author" in hint or "byline" in hint or "writer" in hint
              or "contributor" in hint) and "authori" not in hint)  # authorization
             or (("aut" in hint or "yazar" in hint or "penulis" in hint)
