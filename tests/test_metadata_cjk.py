@@ -175,8 +175,25 @@ def test_headline_shown_on_a_page_without_h1_is_cut_from_the_title(title: str) -
     body = (f'<div class="nav"><a>要闻云南</a><a>Evening Herald</a></div><td class="title">'
             f"<strong>{shown}</strong></td><p>正文内容。</p>")
     assert meta_with_head(f"<title>{title}</title>", body).title == shown
-    # Not shown by itself: the title stays whole.
-    assert meta_with_head(f"<title>{title}</title>", "<p>正文内容。</p>").title == title
+    # Not shown by itself: the title stays whole, unless a Chinese site's name ends it.
+    whole = "17种产品入选国家绿色制造名单" if "云南日报网" in title else title
+    assert meta_with_head(f"<title>{title}</title>", "<p>正文内容。</p>").title == whole
+
+
+@pytest.mark.parametrize("title", [
+    "为现代化建设凝聚强大智慧和力量——热烈祝贺市政协会议开幕_巴彦淖尔市人民政府网",
+    "市议会批准城市公园新预算_新闻频道_每日星球网",
+    "市议会批准城市公园新预算-新闻-每日星球网",
+    "市议会批准城市公园新预算 - 要闻 - 每日星球网",
+])
+def test_chinese_site_and_channel_names_end_a_title_without_h1(title: str) -> None:
+    """Neither declared nor the host's (pinyin, an abbreviation): the site's and the channel's
+    names are known by the words they end with."""
+    headline = title.split("_")[0].split("-")[0].strip()
+    assert meta_with_head(f"<title>{title}</title>", "<p>正文。</p>").title == headline
+    # A headline may end the same way: with nothing after it, nothing is cut.
+    head = "<title>中国正式接入国际互联网</title>"
+    assert meta_with_head(head, "<p>正文。</p>").title == "中国正式接入国际互联网"
 
 
 def test_h1_that_ends_a_chinese_title_after_a_space_is_the_site() -> None:

@@ -541,6 +541,15 @@ def _site_names(site_name: str | None, url: str | None) -> list[str]:
     return [n for n in names if len(n) >= 3 or (len(n) == 2 and _CJK_CHAR.match(n))]
 
 
+_CJK_SITE = re.compile(r"(?=..)[\u3400-\u4dbf\u4e00-\u9fff]{0,10}(?:网|網|网站|網站|新闻|新聞"
+                       r"|频道|頻道|日报|日報|晚报|晚報|时报|時報|在线|在線|门户|門戶)")
+"""A Chinese site's or channel's name, by the words such names end with ("巴彦淖尔市人民政府网",
+"腾讯新闻", "教育频道", "人民日报", a bare "新闻") after a title's last separator
+("标题_频道_网站"), when the page declares no site name and its host is pinyin or an
+abbreviation that matches nothing. Only there: a headline may end the same way
+("中国正式接入国际互联网")."""
+
+
 def _is_site(piece: str, sites: list[str]) -> bool:
     """The piece names the site: it is the site's name, part of it ("Times"), or the name with
     a word or two around it ("BBC News", "The FreeBSD Forums"). A piece that only *mentions*
@@ -571,6 +580,12 @@ def _strip_site(title: str, sites: list[str], leading: bool = True,
         if head and _is_site(tail, sites):
             if sep in _SECTION_SEPARATORS and sep in head:
                 head = head.partition(sep)[0]
+            return _strip_site(head.strip(), sites, leading, headings)
+        if head and _CJK_SITE.fullmatch(_key(tail)):
+            # "标题 - 要闻云南 - 云南日报网": the pieces between are channels, shorter than it
+            pieces = head.split(sep)
+            if len(pieces) > 1 and len(pieces[0]) > max(map(len, pieces[1:])):
+                head = pieces[0]
             return _strip_site(head.strip(), sites, leading, headings)
         head, _, tail = title.partition(sep)
         if ((leading or sep in _SECTION_SEPARATORS) and tail and _is_site(head, sites)
