@@ -730,6 +730,8 @@ def test_clean_authors_keeps_a_desk_or_team_name_whole():
     # a wire service's name is an outlet, kept whole as "Reuters" is, not cut to "Associated"
     assert clean_authors(["By Jane Doe, Associated Press"]) == ("Jane Doe", "Associated Press")
     assert clean_authors(["Press release"]) == ()
+    assert clean_authors(["BBC News"]) == ("BBC News",)  # not "BBC"
+    assert clean_authors(["Jane Doe, News Editor"]) == ("Jane Doe",)
 
 
 @pytest.mark.parametrize(("raw", "expected"), [

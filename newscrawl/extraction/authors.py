@@ -143,8 +143,10 @@ _GENERIC = frozenset({
     "文章", "阅读", "閱讀", "总阅读", "總閱讀", "粉丝", "粉絲", "关注", "關注", "评论", "評論",
     "分享", "收藏", "佚名", "匿名", "本站", "原创", "原創", "转载", "轉載", "未知",
 })
-_COLLECTIVE = frozenset({"staff", "desk", "team", "editors", "newsroom", "press", "redaktion",
-                         "rédaction", "redacción", "redazione"})
+_COLLECTIVE = frozenset({"staff", "desk", "team", "editors", "newsroom", "news", "press",
+                         "redaktion", "rédaction", "redacción", "redazione"})
+"""The last word of a newsroom's or an outlet's name ("Podium Staff", "BBC News", "Associated
+Press"): a name that ends in one keeps its words, though each is also a role's."""
 # Left after a date is cut from "Jane Doe on March 5": lower-case, so "Audiophile On" stays.
 _TRAILING = frozenset({"on", "via", "am", "le", "el", "il"})
 _TRIM = " \t\n\r.,;:|-–—·•*()[]{}\"'“”‘’«»"
