@@ -459,3 +459,29 @@ def test_update_labels_in_other_languages(lang, lines, expected):
               f"<h1>Headline of the story</h1>{printed}<p>" + "Text of the story. " * 40
               + "</p></article></body></html>")
     assert extract_metadata(parse(markup), "https://n.example/x/1").published == expected
+
+
+@pytest.mark.parametrize(("printed", "published", "modified"), [
+    ("<p>March 5, 2024 · Updated March 6, 2024</p>", "2024-03-05", "2024-03-06"),
+    ("<p>March 5, 2024</p><p><span>Updated</span> <time>March 6, 2024</time></p>",
+     "2024-03-05", "2024-03-06"),
+    ("<p>Publié le 05 mars 2024 à 10h00, modifié le 06 mars 2024 à 11h00</p>",
+     "2024-03-05T10:00:00", "2024-03-06T11:00:00"),
+    ("<p>Published March 5, 2024</p>", "2024-03-05", None),
+    # an update before the publication is a misreading, not the page's
+    ("<p>March 5, 2024 · Updated March 4, 2024</p>", "2024-03-05", None),
+    # "Update" in a post's title is no label
+    ("<p>March 5, 2024</p><p>Development Update 2024-03-06</p>", "2024-03-05", None),
+])
+def test_printed_update_is_the_modified_date_when_none_is_declared(printed, published, modified):
+    markup = page(body=f"<article><h1>Headline of the story</h1>{printed}<p>"
+                  + "Text of the story. " * 40 + "</p></article>")
+    m = meta(markup, "https://n.example/x/1")
+    assert (m.published, m.modified) == (published, modified)
+
+
+def test_declared_modified_date_wins_over_the_printed_one():
+    markup = page('<meta property="article:modified_time" content="2024-03-07T09:00:00Z">',
+                  "<article><h1>Headline of the story</h1>"
+                  "<p>March 5, 2024 · Updated March 6, 2024</p><p>Text.</p></article>")
+    assert meta(markup).modified == "2024-03-07T09:00:00+00:00"

@@ -153,8 +153,9 @@ def _has_year(text: str, pos: int = 0) -> bool:
 
 
 # An update, not the publication: "Updated", "Last post" / "Last reply" on forum threads.
-_UPDATED = re.compile(r"(?i)updated|\bupdate\b|modified|modifié|modificato|aktualisiert"
-                      r"|mis à jour|actualizado|aggiornato|aktualizacj|güncelleme"
+_UPDATED = re.compile(r"(?i)updated|\b(?:last|latest|laatste)\s+update\b|\bupdate\s*:|modified"
+                      r"|modifié|modificato|aktualisiert|mis à jour|actualizado|aggiornato"
+                      r"|aktualizacj|güncelleme"
                       r"|atualizad|actualitzat|bijgewerkt|geüpdatet|zaktualizowan|aktualizován"
                       r"|aktualizovan|frissítve|actualizat|обновлен|оновлен|güncellen"
                       r"|uppdaterad|opdateret|oppdatert|päivitetty|ενημερώθηκε|diperbarui"
@@ -1609,7 +1610,8 @@ def _outside_article(el: etree._Element, cell: bool, near: bool) -> bool:
 def _times_by_headline(c: _Collected, h1: etree._Element | None) -> list[etree._Element]:
     """The ``<time>``s to date a page by, in order: one marked as the publication's
     (``pubdate``, ``class=*publish*``, itemprop ``datePublished``), then one in the byline just
-    under or just above the headline, then any other that is not above the headline."""
+    under or just above the headline, then any other that is not above the headline; not one
+    labelled as an update, which dates the page only after the printed dates (_published)."""
     times = [t for t in c.times if (t.get("pubdate") is not None
              or "publish" in (t.get("class") or "").lower()
              or (t.get("itemprop") or "").lower() == "datepublished") and not _in_reply(t)]
@@ -1617,7 +1619,19 @@ def _times_by_headline(c: _Collected, h1: etree._Element | None) -> list[etree._
         near = chain(_after_headline(c, h1, _BYLINE_DATE_TEXTS),
                      _before_headline(c, h1, _BYLINE_TEXTS_BEFORE))
         times += [p for t in near if (p := t.getparent()) is not None and p.tag == "time"]
-    return times + [t for t in c.times if not _above(t, h1)]
+    return [t for t in times + [t for t in c.times if not _above(t, h1)]
+            if not _labelled_time_update(t)]
+
+
+def _labelled_time_update(time: etree._Element) -> bool:
+    """A ``<time>`` that an update label stands just before ("<span>Updated</span> <time>"):
+    the page's update, not its publication."""
+    previous = time.getprevious()
+    before = time.getparent().text if previous is None and time.getparent() is not None else (
+        previous.tail if previous is not None else None)
+    if previous is not None and not (before or "").strip():
+        before = _TEXT_CONTENT(previous)
+    return bool(before) and len(before) <= 40 and _UPDATED.search(before) is not None
 
 
 def _above(el: etree._Element, h1: etree._Element | None) -> bool:
@@ -1716,6 +1730,35 @@ def _shown_date(c: _Collected, h1: etree._Element | None, url: str | None = None
             continue
         return _Shown(_day_month(c, url, text, date), False)
     return updated
+
+
+def _printed_update(root: etree._Element, c: _Collected, url: str | None,
+                    published: str | None) -> str | None:
+    """The update date printed by the headline ("Updated March 6, 2024", "<span>Updated</span>
+    <time>…", "March 5, 2024 · Updated March 6, 2024"), for a page that declares none; not one
+    before the publication. Only texts an update label stands in or just before are parsed."""
+    h1 = _headline(root, c)
+    if h1 is None:
+        return None
+    texts = _after_headline(c, h1, _TEXT_WINDOW_AFTER)
+    texts = texts + _before_headline(c, h1, _TEXT_WINDOW_BEFORE)
+    for i, text in enumerate(texts):
+        if len(text.strip()) > _DATE_TEXT_MAX:
+            continue
+        label = _date_label(text, texts[i - 1] if i else "")
+        update = _UPDATED.search(label)
+        if update is None or _NOT_PUBLISHED.search(label):
+            continue
+        parent = text.getparent()
+        if parent is not None and parent.tag in _SKIP_TEXT_PARENTS:
+            continue
+        # the label in the text itself: the date after it (a publication may come before it)
+        dated = text[update.end():] if update.start() < len(text) else text
+        if not _has_year(dated) or not (date := parse_date(dated)):
+            continue
+        date = _day_month(c, url, dated, date)
+        return None if published and date[:10] < published[:10] else date
+    return None
 
 
 def _labelled_update(text: str, label: str) -> bool:
@@ -1848,6 +1891,7 @@ def _published(root: etree._Element, c: _Collected, ld: JsonLd | None, url: str 
         return time
     shown = _shown_date(c, h1, url)
     return ((shown.date if shown else None)
+            or _time_date(c, url, [t for t in c.times if _labelled_time_update(t)])
             or _time_date(c, url, [t for t in c.times if _above(t, h1)])
             or url_date(url) or _far_date(root, c, h1) or modified)
 
@@ -2147,6 +2191,8 @@ def extract_metadata(root: etree._Element, url: str | None = None) -> Metadata:
         ]))
         # A page that shows only an update date is dated by it: it is the date readers see.
         guarded("published", _published, root, c, ld, url, fields.get("modified"))
+        if "modified" not in fields:
+            guarded("modified", _printed_update, root, c, url, fields.get("published"))
     guarded("description", lambda: _plain(
         (ld.description if ld else None) or _first(c.metas, _DESCRIPTION_KEYS)))
     guarded("image", lambda: _url_or_none(
