@@ -185,7 +185,7 @@ def _from_jalali(year: int, month: int, day: int) -> date:
 _MONTH_NUMBER = {name.lower(): i for i, names in enumerate(_MONTHS, 1) for name in names}
 
 
-def _trie(words: Iterable[str]) -> str:
+def word_trie(words: Iterable[str]) -> str:
     """``words`` as one pattern shaped like a trie ("jan(?:uary|vier)?"): ``re`` tries the
     branches of a flat alternation one by one at every position of the text, so five hundred
     month names cost five hundred tries a character, where a trie costs one per letter they
@@ -208,7 +208,7 @@ def _trie(words: Iterable[str]) -> str:
     return pattern(root)
 
 
-_MONTH_NAME = _trie(_MONTH_NUMBER)
+_MONTH_NAME = word_trie(_MONTH_NUMBER)
 # "March 5, 2024", "Mar. 5th 2024", "5 March 2024", "5. März 2024", "5 de marzo de 2024", with
 # nothing else but a label: read without dateutil (most printed dates look like this).
 _WRITTEN_DATE = re.compile(

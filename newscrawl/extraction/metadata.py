@@ -41,6 +41,7 @@ from newscrawl.extraction.dates import (
     parse_date,
     swapped_date,
     url_date,
+    word_trie,
     zone_days,
 )
 from newscrawl.extraction.decode import readable
@@ -153,15 +154,14 @@ def _has_year(text: str, pos: int = 0) -> bool:
 
 
 # An update, not the publication: "Updated", "Last post" / "Last reply" on forum threads.
-_UPDATED = re.compile(r"(?i)updated|\b(?:last|latest|laatste)\s+update\b|\bupdate\s*:|modified"
-                      r"|modifié|modificato|aktualisiert|mis à jour|actualizado|aggiornato"
-                      r"|aktualizacj|güncelleme"
-                      r"|atualizad|actualitzat|bijgewerkt|geüpdatet|zaktualizowan|aktualizován"
-                      r"|aktualizovan|frissítve|actualizat|обновлен|оновлен|güncellen"
-                      r"|uppdaterad|opdateret|oppdatert|päivitetty|ενημερώθηκε|diperbarui"
-                      r"|cập nhật|עודכן|تحديث|تم التحديث|به‌روز|更新|수정"
-                      r"|\blast (?:post|reply|activity)|dernier message|letzter beitrag"
-                      r"|último mensaje|ultimo messaggio")
+_UPDATED = re.compile("(?i)" + word_trie((
+    "updated", "modified", "modifié", "modificato", "aktualisiert", "mis à jour", "actualizado",
+    "aggiornato", "aktualizacj", "güncelleme", "atualizad", "actualitzat", "bijgewerkt",
+    "geüpdatet", "zaktualizowan", "aktualizován", "aktualizovan", "frissítve", "actualizat",
+    "обновлен", "оновлен", "güncellen", "uppdaterad", "opdateret", "oppdatert", "päivitetty",
+    "ενημερώθηκε", "diperbarui", "cập nhật", "עודכן", "تحديث", "تم التحديث", "به‌روز", "更新",
+    "수정", "dernier message", "letzter beitrag", "último mensaje", "ultimo messaggio"))
+    + r"|\b(?:last|latest|laatste)\s+update\b|\bupdate\s*:|\blast (?:post|reply|activity)")
 """An update's label in the languages of the month names (Portuguese, Catalan, Dutch, Polish,
 Czech, Slovak, Hungarian, Romanian, Russian, Ukrainian, Turkish, the Nordic ones, Greek,
 Indonesian, Vietnamese, Hebrew, Arabic, Persian, Chinese and Japanese, Korean)."""
@@ -404,6 +404,8 @@ class _Collected:
     """Texts before the headline, nearest first, as far as read."""
     below: list | None = None
     """Plain strings of the ~400 texts below the headline, once read."""
+    byline: list[str] | None = None
+    """Plain strings of the byline area under the headline, once read (_byline_strings)."""
 
 
 def _collect(root: etree._Element) -> _Collected:
@@ -1734,23 +1736,26 @@ def _shown_date(c: _Collected, h1: etree._Element | None, url: str | None = None
 
 def _printed_update(root: etree._Element, c: _Collected, url: str | None,
                     published: str | None) -> str | None:
-    """The update date printed by the headline ("Updated March 6, 2024", "<span>Updated</span>
-    <time>…", "March 5, 2024 · Updated March 6, 2024"), for a page that declares none; not one
-    before the publication. Only texts an update label stands in or just before are parsed."""
+    """The update date printed in the byline area under the headline ("Updated March 6, 2024",
+    "<span>Updated</span> <time>…", "March 5, 2024 · Updated March 6, 2024"), for a page that
+    declares none; not one before the publication. The texts are read as plain strings, and
+    parsed only when an update label is among them: most pages have none."""
     h1 = _headline(root, c)
     if h1 is None:
         return None
-    texts = _after_headline(c, h1, _TEXT_WINDOW_AFTER)
-    texts = texts + _before_headline(c, h1, _TEXT_WINDOW_BEFORE)
-    for i, text in enumerate(texts):
+    strings = _byline_strings(c, h1)
+    # only lines short enough to be a date's or its label's are searched (prose, a script's
+    # text, is not)
+    short = "\0".join(t for t in strings
+                       if len(t) <= _DATE_TEXT_MAX or len(t.strip()) <= _DATE_TEXT_MAX)
+    if _UPDATED.search(short) is None:
+        return None
+    for i, text in enumerate(strings):
         if len(text.strip()) > _DATE_TEXT_MAX:
             continue
-        label = _date_label(text, texts[i - 1] if i else "")
+        label = _date_label(text, strings[i - 1] if i else "")
         update = _UPDATED.search(label)
         if update is None or _NOT_PUBLISHED.search(label):
-            continue
-        parent = text.getparent()
-        if parent is not None and parent.tag in _SKIP_TEXT_PARENTS:
             continue
         # the label in the text itself: the date after it (a publication may come before it)
         dated = text[update.end():] if update.start() < len(text) else text
@@ -1812,7 +1817,7 @@ def _byline_override(c: _Collected, h1: etree._Element, declared: str,
     _published). The texts are read as plain strings; the element behind a date is fetched
     only when that date would overrule, to check it is not a script's, a caption's or one
     classed as an update."""
-    strings = _strings_after(h1, _BYLINE_DATE_TEXTS)
+    strings = _byline_strings(c, h1)
     for i, text, date in _short_dates(strings):
         label = _date_label(text, strings[i - 1] if i else "")
         if _NOT_PUBLISHED.search(label) or _labelled_update(text, label):
@@ -1827,6 +1832,14 @@ def _byline_override(c: _Collected, h1: etree._Element, declared: str,
             continue
         return None if _update_or_caption(parent) else date
     return None
+
+
+def _byline_strings(c: _Collected, h1: etree._Element) -> list[str]:
+    """The first texts after the headline, where a byline prints its dates; read once for the
+    three readers of printed dates that need them."""
+    if c.byline is None:
+        c.byline = _strings_after(h1, _BYLINE_DATE_TEXTS)
+    return c.byline
 
 
 def _strings_after(el: etree._Element, limit: int) -> list[str]:
@@ -1918,7 +1931,7 @@ def _printed_declaration(c: _Collected, ld: JsonLd | None, h1: etree._Element,
     dates = [d for v in (ld.published, meta) if (d := parse_date(v))]
     if len(dates) < 2 or _same_instant_day(dates[1], dates[0]):
         return declared
-    first_printed = next(_short_dates(_strings_after(h1, _BYLINE_DATE_TEXTS)), None)
+    first_printed = next(_short_dates(_byline_strings(c, h1)), None)
     if first_printed is None:
         return declared
     return next((d for d in dates if d[:10] == first_printed[2][:10]), declared)
