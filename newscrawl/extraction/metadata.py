@@ -1629,10 +1629,14 @@ def _labelled_time_update(time: etree._Element) -> bool:
     """A ``<time>`` that an update label stands just before ("<span>Updated</span> <time>"):
     the page's update, not its publication."""
     previous = time.getprevious()
-    before = time.getparent().text if previous is None and time.getparent() is not None else (
-        previous.tail if previous is not None else None)
-    if previous is not None and not (before or "").strip():
-        before = _TEXT_CONTENT(previous)
+    if previous is None:
+        parent = time.getparent()
+        before = parent.text if parent is not None else None
+    elif previous.tail and not previous.tail.isspace():
+        before = previous.tail
+    else:
+        # a label element's own text ("<span>Updated</span>"): not a whole block's string
+        before = previous.text if len(previous) == 0 else None
     return bool(before) and len(before) <= 40 and _UPDATED.search(before) is not None
 
 
