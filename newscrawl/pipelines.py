@@ -35,25 +35,10 @@ from w3lib.url import canonicalize_url
 
 from newscrawl.extraction import Article as Extracted
 from newscrawl.extraction import Extractor, SiteMemory
+from newscrawl.extraction.pagekind import PageModel
 from newscrawl.items import Article, Page
 
 logger = logging.getLogger(__name__)
-
-ARTICLE_TYPES = frozenset({
-    "article", "newsarticle", "reportagenewsarticle", "analysisnewsarticle",
-    "opinionnewsarticle", "reviewnewsarticle", "backgroundnewsarticle", "blogposting",
-    "liveblogposting", "report", "scholarlyarticle", "techarticle", "satiricalarticle",
-})
-"""JSON-LD @type / og:type values (lower-cased) that declare an article."""
-LISTING_TYPES = frozenset({
-    "collectionpage", "itemlist", "searchresultspage", "aboutpage", "contactpage",
-    "profilepage", "person", "organization", "newsmediaorganization", "faqpage", "profile",
-    "video.other", "video.movie", "music.song", "product", "place", "event",
-})
-"""Types that declare something else; ``website``/``webpage`` are weaker (many CMSs put them
-on every page)."""
-LONG_PARAGRAPH = 30
-"""Word-equivalents from which a paragraph counts as running prose rather than a teaser."""
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 _WORD = re.compile(r"\w+")
@@ -142,47 +127,6 @@ def canonical(url: str, declared: str | None = None) -> str:
     query = urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
                        if not _TRACKING.match(k)])
     return canonicalize_url(urlunsplit((parts.scheme, parts.netloc, parts.path, query, "")))
-
-
-def page_kind(url_kind: str, page_type: str | None, found_via: str, words: float,
-              prose_words: float, min_words: float) -> tuple[bool, str]:
-    """Decide article vs. anything else from three kinds of evidence; return (is_article, why).
-
-    URL shape (dated paths and long slugs vs. ``/tag/``, ``/page/2``), what the page declares
-    (JSON-LD/og:type), how it was found (a Google News sitemap or a feed lists articles), and
-    the extracted text: an article is mostly running prose, a listing mostly short teasers.
-    No one signal decides alone, because each is wrong on some real sites.
-    """
-    score = 0
-    why = []
-    shape = {"article": 1, "listing": -2}.get(url_kind, 0)
-    if shape:
-        score += shape
-        why.append(f"url {url_kind}")
-    if page_type:
-        declared = 2 if page_type in ARTICLE_TYPES or page_type.endswith("article") else (
-            -2 if page_type in LISTING_TYPES else -1 if page_type in ("website", "webpage")
-            else 0)
-        if declared:
-            score += declared
-            why.append(f"type {page_type}")
-    if found_via in ("news_sitemap", "feed"):
-        score += 1
-        why.append(found_via)
-    if prose_words >= min_words:
-        score += 1
-        why.append(f"{prose_words:.0f} words of prose")
-    else:
-        score -= 1
-        why.append(f"only {prose_words:.0f} words of prose")
-    share = prose_words / words if words else 0.0
-    if share >= 0.5:
-        score += 1
-        why.append(f"prose share {share:.2f}")
-    elif share < 0.2:
-        score -= 1
-        why.append(f"prose share {share:.2f}")
-    return score >= 1, f"score {score:+d}: " + ", ".join(why)
 
 
 _COPIED = [f.name for f in fields(Article)]
@@ -301,11 +245,12 @@ class ExtractionPipeline:
     holds every download while it is read: it is logged at WARNING with its size and stages,
     and counted, so that whoever runs the crawl can find it."""
 
-    def __init__(self, crawler: Crawler, extractor: Extractor, min_words: int,
-                 since: str | None = None):
+    def __init__(self, crawler: Crawler, extractor: Extractor, pages: PageModel,
+                 min_words: int, since: str | None = None):
         self.crawler = crawler
         self.stats = crawler.stats
         self.extractor = extractor
+        self.pages = pages
         self.min_words = min_words
         self.since = since
 
@@ -320,13 +265,18 @@ class ExtractionPipeline:
                              "without its model would export nothing useful")
         site_pages = settings.getint("NEWSCRAWL_SITE_PAGES", 50)
         sites = SiteMemory(max_pages=site_pages) if site_pages > 0 else None
+        page_model = settings.get("NEWSCRAWL_PAGE_MODEL") or None
+        if page_model and not Path(page_model).is_file():
+            raise ValueError(f"NEWSCRAWL_PAGE_MODEL={page_model!r}: no such model file")
         # the library raises on a missing or mismatched model
         extractor = Extractor(model, sites=sites)
-        return cls(crawler, extractor, settings.getint("NEWSCRAWL_MIN_WORDS", 80),
+        pages = PageModel.load(page_model)
+        return cls(crawler, extractor, pages, settings.getint("NEWSCRAWL_MIN_WORDS", 80),
                    since_day(settings))
 
     def open_spider(self) -> None:
         self.stats.set_value("newscrawl/model_version", self.extractor.model_version)
+        self.stats.set_value("newscrawl/page_model", self.pages.name)
 
     def process_item(self, item: Any) -> Any:
         if not isinstance(item, Page):
@@ -359,13 +309,12 @@ class ExtractionPipeline:
         if not art.ok:
             raise self._drop(Unusable(art.reason or "no_text",
                                       f"{url}: no text ({art.reason or 'no_text'})"))
-        paragraphs = art.paragraphs
+        if page["url_kind"] == "listing":  # the site's article_allow/article_deny
+            raise self._drop(NotAnArticle(f"{url}: not an article (the site's URL patterns)"))
+        kind = self.pages.decide(art, page["found_via"])
+        if not kind.is_article:
+            raise self._drop(NotAnArticle(f"{url}: not an article ({kind})"))
         words = word_count(art.text)
-        prose = sum(n for n in map(word_count, paragraphs) if n >= LONG_PARAGRAPH)
-        is_article, why = page_kind(page["url_kind"], art.page_type, page["found_via"], words,
-                                    prose, self.min_words)
-        if not is_article:
-            raise self._drop(NotAnArticle(f"{url}: not an article ({why})"))
         if words < self.min_words:
             raise self._drop(TooShort(f"{url}: {words:.0f} words < {self.min_words}"))
         if self.since and art.published and art.published[:10] < self.since:  # ISO dates

@@ -6,8 +6,10 @@ Why it is built this way:
   prints is what a crawl of the same bytes would export; ``--format json`` builds its lines
   with the pipeline's own :func:`newscrawl.pipelines.article_item`, so the field names and
   their values (canonical URL, hash, word count) match the crawl's feed.
-* It does *not* apply the crawl's article-or-not decision or its minimum length: someone
-  pointing it at one page wants that page's text.
+* It does *not* apply the crawl's article-or-not decision or its minimum length unless asked
+  (``--articles``): someone pointing it at one page wants that page's text, someone
+  re-extracting a crawl's WARC wants what the crawl would export, decided by the same
+  ``PageModel.decide`` (how a page was found is not in a WARC: it counts as unknown).
 * Globs are expanded here (sorted), so ``'pages/*.html'`` works quoted, on any shell, and a
   glob that matches nothing is caught as the typo it usually is (exit 2) before the model is
   loaded.
@@ -90,6 +92,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="text (default) or json: one object per line")
     parser.add_argument("--model", type=Path, default=None,
                         help="node model file (default: the shipped models/nodes-v1.ubj)")
+    parser.add_argument("--articles", action="store_true",
+                        help="only pages the crawl would export: articles by the page "
+                             "classifier (models/pages-v1.ubj) with --min-words or more")
+    parser.add_argument("--min-words", type=int, default=80,
+                        help="with --articles, the crawl's NEWSCRAWL_MIN_WORDS (default 80)")
 
 
 class UsageError(Exception):
@@ -311,6 +318,11 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         extractor = Extractor(args.model, sites=SiteMemory())
+        page_model = None
+        if args.articles:
+            from newscrawl.extraction.pagekind import PageModel
+
+            page_model = PageModel.load()
     except Exception as exc:  # missing file, other features, not a model at all
         err(f"cannot load the model: {exc}")
         return 2
@@ -336,6 +348,16 @@ def run(args: argparse.Namespace) -> int:
             err(f"{page.label}: no text ({reason})")
             dropped[reason] += 1
             return 0
+        if page_model is not None:
+            from newscrawl.pipelines import word_count
+
+            kind = page_model.decide(art)
+            reason = ("not_article" if not kind.is_article else
+                      "too_short" if word_count(art.text) < args.min_words else None)
+            if reason:
+                err(f"{page.label}: {reason.replace('_', ' ')} ({kind})")
+                dropped[reason] += 1
+                return 0
         if args.format == "json":
             record = to_record(art, page.url, extractor.model_version,
                                page.crawled_at or crawled_at)

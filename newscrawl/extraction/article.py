@@ -28,6 +28,11 @@ class PageSignals:
     """Expected share of characters on the wrong side of 0.5 (``model.page_doubt``)."""
     headline_kept: bool = False
     headline_on_page: bool = False
+    kept_list_share: float = 0.0
+    """Shares of the kept characters in list items, table cells and ``<pre>`` blocks: the
+    shapes of product specifications, documentation and code."""
+    kept_table_share: float = 0.0
+    kept_pre_share: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

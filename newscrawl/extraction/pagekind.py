@@ -31,7 +31,7 @@ from urllib.parse import parse_qsl, urlsplit
 import numpy as np
 
 from .article import PageSignals
-from .features import FEATURE_NAMES, NodeTable
+from .features import FEATURE_NAMES, TAGS, NodeTable
 from .model import ModelMismatch, dense_predictor
 from .xgboost_lean import import_xgboost
 
@@ -51,7 +51,13 @@ _ARTICLE_TYPES = frozenset({
     "article", "newsarticle", "reportagenewsarticle", "analysisnewsarticle",
     "opinionnewsarticle", "reviewnewsarticle", "backgroundnewsarticle", "blogposting",
     "liveblogposting", "report", "scholarlyarticle", "techarticle", "satiricalarticle",
-    "posting", "socialmediaposting", "discussionforumposting",
+})
+_POSTING_TYPES = frozenset({
+    "discussionforumposting", "socialmediaposting", "qapage", "question", "comment",
+})
+_PRODUCT_TYPES = frozenset({
+    "product", "productgroup", "offer", "aggregateoffer", "itempage", "product.item",
+    "og:product", "softwareapplication", "service", "localbusiness", "organization",
 })
 _COLLECTION_TYPES = frozenset({
     "collectionpage", "itemlist", "searchresultspage", "profilepage", "person", "profile",
@@ -59,8 +65,8 @@ _COLLECTION_TYPES = frozenset({
 })
 _GENERIC_TYPES = frozenset({"website", "webpage"})
 """schema.org's and Open Graph's names, grouped by what they say about the page: an article,
-a list of things, nothing in particular (many CMSs put ``website`` on every page), or another
-thing (a product, an organisation, an event, a video ...)."""
+a forum or social post, a product or business, a list of things, nothing in particular (many
+CMSs put ``website`` on every page), or another thing (an event, a video ...)."""
 
 
 def _names() -> tuple[str, ...]:
@@ -69,29 +75,46 @@ def _names() -> tuple[str, ...]:
            "url_ext_script", "url_ext_other", "url_trailing_slash", "url_is_root",
            "url_query_keys", "url_query_digit_run",
            *(f"url_token_{k:02d}" for k in range(URL_BUCKETS)))
-    declared = ("declared_article", "declared_collection", "declared_generic",
-                "declared_other", "has_title", "has_published", "authors", "has_description")
+    declared = ("declared_article", "declared_posting", "declared_product",
+                "declared_collection", "declared_generic", "declared_other", "has_title",
+                "has_published", "has_modified", "authors", "has_description", "has_section",
+                "has_image", "tags")
     via = tuple(f"via_{v}" for v in FOUND_VIA)
     text = ("words", "prose_words", "prose_share", "paragraphs", "long_paragraphs",
-            "mean_paragraph_words", "max_paragraph_words", "short_paragraph_share")
+            "mean_paragraph_words", "max_paragraph_words", "short_paragraph_share",
+            "digit_share", "currency_signs", "dates_and_times")
     nodes = ("nodes", "kept_nodes", "kept_char_share", "kept_containers",
              "kept_nodes_per_container", "kept_heading_share", "kept_link_density",
              "page_link_density", "best_block_share", "kept_proba", "page_doubt",
-             "headline_kept", "headline_on_page")
+             "headline_kept", "headline_on_page", "kept_list_share", "kept_table_share",
+             "kept_pre_share")
     return url + declared + via + text + nodes
 
 
 PAGE_FEATURE_NAMES: tuple[str, ...] = _names()
+URL_FEATURE_NAMES: tuple[str, ...] = tuple(n for n in PAGE_FEATURE_NAMES if n.startswith("url_"))
+"""The columns known before a page is downloaded: the first ones of a page row."""
 _COL = {name: j for j, name in enumerate(PAGE_FEATURE_NAMES)}
+assert PAGE_FEATURE_NAMES[:len(URL_FEATURE_NAMES)] == URL_FEATURE_NAMES
 
 _N_LINK = FEATURE_NAMES.index("own_link_density")
 _N_HEADING = FEATURE_NAMES.index("is_heading")
 _N_BEST_SHARE = FEATURE_NAMES.index("best_block_share")
 _N_TITLE = FEATURE_NAMES.index("matches_title")
+_N_TAG = FEATURE_NAMES.index("tag")
+_N_PARENT_TAG = FEATURE_NAMES.index("parent_tag")
+_TAG_LI, _TAG_TD, _TAG_TH, _TAG_PRE = (float(TAGS.index(t)) for t in ("li", "td", "th", "pre"))
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 _WORD = re.compile(r"\w+")
 _DIGITS = re.compile(r"\d+")
+_DIGIT = re.compile(r"\d")
+_CURRENCY = re.compile("[$¢£¤¥\u058f\u060b\u09f2\u09f3\u0e3f\u17db\u20a0-\u20cf\ufdfc"
+                       "\ufe69\uff04\uffe0\uffe1\uffe5\uffe6]")
+"""Unicode's currency signs (category Sc): prices mark shops and services."""
+_DATE_OR_TIME = re.compile(r"(?<!\d)\d{1,4}[-/.:]\d{1,2}(?:[-/.:]\d{1,4})?(?!\d)")
+"""``12:30``, ``2024-05-31``, ``31.05.2024``, ``5/31/24``: each post of a thread, each
+row of a list carries one; a story, one or two."""
 _DATED = re.compile(r"(?<!\d)(19|20)\d\d[/_-]?(0[1-9]|1[0-2])(?!\d)")
 _SEGMENT_WORDS = re.compile(r"[^\W\d_]+|\d+")
 _EXTENSION = re.compile(r"\.([a-z0-9]{1,5})$", re.I)
@@ -130,7 +153,19 @@ def page_signals(table: NodeTable, proba: np.ndarray, keep: np.ndarray) -> PageS
         page_doubt=float(np.dot(w, np.minimum(proba, 1.0 - proba)) / w.sum()),
         headline_kept=bool((title & keep).any()),
         headline_on_page=bool(title.any()),
+        kept_list_share=_kept_share(kw, X[keep], (_TAG_LI,), kept_total),
+        kept_table_share=_kept_share(kw, X[keep], (_TAG_TD, _TAG_TH), kept_total),
+        kept_pre_share=_kept_share(kw, X[keep], (_TAG_PRE,), kept_total),
     )
+
+
+def _kept_share(kw: np.ndarray, kept_X: np.ndarray, tags: tuple[float, ...],
+                kept_total: float) -> float:
+    """Share of the kept characters whose element, or its parent, is one of ``tags``."""
+    if not kept_total:
+        return 0.0
+    inside = np.isin(kept_X[:, _N_TAG], tags) | np.isin(kept_X[:, _N_PARENT_TAG], tags)
+    return float(kw[inside].sum() / kept_total)
 
 
 def _bucket(token: str) -> int:
@@ -194,6 +229,10 @@ def _declared_kind(page_type: str | None) -> str | None:
     t = page_type.strip().lower().rsplit("/", 1)[-1]
     if t in _ARTICLE_TYPES or t.endswith("article"):
         return "declared_article"
+    if t in _POSTING_TYPES:
+        return "declared_posting"
+    if t in _PRODUCT_TYPES:
+        return "declared_product"
     if t in _COLLECTION_TYPES:
         return "declared_collection"
     if t in _GENERIC_TYPES:
@@ -203,7 +242,9 @@ def _declared_kind(page_type: str | None) -> str | None:
 
 def page_features(*, url: str | None, text: str, page_type: str | None = None,
                   title: str | None = None, published: str | None = None,
-                  authors: Sequence[str] = (), description: str | None = None,
+                  modified: str | None = None, authors: Sequence[str] = (),
+                  description: str | None = None, section: str | None = None,
+                  image: str | None = None, tags: Sequence[str] = (),
                   signals: PageSignals | None = None, found_via: str | None = None
                   ) -> np.ndarray:
     """One float32 row over ``PAGE_FEATURE_NAMES``; ``found_via`` None when unknown."""
@@ -215,8 +256,12 @@ def page_features(*, url: str | None, text: str, page_type: str | None = None,
         row[c[kind]] = 1.0
     row[c["has_title"]] = bool(title)
     row[c["has_published"]] = bool(published)
+    row[c["has_modified"]] = bool(modified)
     row[c["authors"]] = len(authors)
     row[c["has_description"]] = bool(description)
+    row[c["has_section"]] = bool(section)
+    row[c["has_image"]] = bool(image)
+    row[c["tags"]] = len(tags)
     for via in FOUND_VIA:
         row[c[f"via_{via}"]] = np.nan if found_via is None else float(found_via == via)
     paragraphs = [word_count(p) for p in text.split("\n\n") if p.strip()]
@@ -231,12 +276,17 @@ def page_features(*, url: str | None, text: str, page_type: str | None = None,
     row[c["max_paragraph_words"]] = max(paragraphs, default=0.0)
     row[c["short_paragraph_share"]] = (sum(n < 12 for n in paragraphs) / len(paragraphs)
                                        if paragraphs else 0.0)
+    chars = len(text) or 1
+    row[c["digit_share"]] = len(_DIGIT.findall(text)) / chars
+    row[c["currency_signs"]] = math.log1p(len(_CURRENCY.findall(text)))
+    row[c["dates_and_times"]] = math.log1p(len(_DATE_OR_TIME.findall(text)))
     s = signals or PageSignals()
     row[c["nodes"]] = math.log1p(s.nodes)
     row[c["kept_nodes"]] = math.log1p(s.kept_nodes)
     row[c["kept_char_share"]] = s.kept_char_share
     row[c["kept_containers"]] = s.kept_containers
-    row[c["kept_nodes_per_container"]] = s.kept_nodes / s.kept_containers if s.kept_containers else 0
+    row[c["kept_nodes_per_container"]] = (s.kept_nodes / s.kept_containers
+                                          if s.kept_containers else 0.0)
     row[c["kept_heading_share"]] = s.kept_heading_share
     row[c["kept_link_density"]] = s.kept_link_density
     row[c["page_link_density"]] = s.page_link_density
@@ -245,6 +295,9 @@ def page_features(*, url: str | None, text: str, page_type: str | None = None,
     row[c["page_doubt"]] = s.page_doubt
     row[c["headline_kept"]] = s.headline_kept
     row[c["headline_on_page"]] = s.headline_on_page
+    row[c["kept_list_share"]] = s.kept_list_share
+    row[c["kept_table_share"]] = s.kept_table_share
+    row[c["kept_pre_share"]] = s.kept_pre_share
     return row
 
 
@@ -252,8 +305,9 @@ def article_features(article: object, found_via: str | None = None) -> np.ndarra
     """``page_features`` of an extraction result (``newscrawl.extraction.Article``)."""
     return page_features(
         url=article.url, text=article.text, page_type=article.page_type, title=article.title,
-        published=article.published, authors=article.authors,
-        description=article.description, signals=article.signals, found_via=found_via)
+        published=article.published, modified=article.modified, authors=article.authors,
+        description=article.description, section=article.section, image=article.image,
+        tags=article.tags, signals=article.signals, found_via=found_via)
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,12 +326,14 @@ class PageModel:
     """A loaded page classifier: a booster whose feature list was checked, and its threshold.
 
     The threshold is the one ``train-pages`` chose out of fold (stored in the model file);
-    ``threshold`` overrides it.
+    ``threshold`` overrides it. A companion file the model names (``newscrawl_url_model``)
+    scores a URL alone, before download, to order the crawl: never to drop a page.
     """
 
     def __init__(self, booster: xgb.Booster, path: Path | None = None,
-                 threshold: float | None = None):
+                 threshold: float | None = None, url_booster: xgb.Booster | None = None):
         self.booster = booster
+        self.url_booster = url_booster
         self.path = path
         stored = booster.attr("newscrawl_threshold")
         if threshold is None and stored is None:
@@ -285,19 +341,16 @@ class PageModel:
         self.threshold = float(stored) if threshold is None else threshold
         self.name = booster.attr("newscrawl_model_name") or (path.stem if path else "unnamed")
         self._predict = dense_predictor(booster)
+        self._predict_url = dense_predictor(url_booster) if url_booster is not None else None
 
     @classmethod
     def load(cls, path: str | Path | None = None, threshold: float | None = None) -> PageModel:
         """Refuses a file whose feature list or version differs from ``PAGE_FEATURE_NAMES``."""
         path = Path(path or DEFAULT_PAGE_MODEL)
-        if not path.is_file():
-            raise FileNotFoundError(
-                f"{path}: no page model (train one with `newscrawl train-pages`)")
-        booster = xgb.Booster()
-        booster.load_model(str(path))
-        check_page_features(booster, path)
-        booster.set_param({"nthread": 1})
-        return cls(booster, path, threshold)
+        booster = _load(path, PAGE_FEATURE_NAMES)
+        companion = booster.attr("newscrawl_url_model")
+        url_booster = _load(path.parent / companion, URL_FEATURE_NAMES) if companion else None
+        return cls(booster, path, threshold, url_booster)
 
     def probability(self, X: np.ndarray) -> np.ndarray:
         """P(article) per row of ``page_features``."""
@@ -309,18 +362,39 @@ class PageModel:
         p = float(self.probability(article_features(article, found_via))[0])
         return PageKind(p >= self.threshold, p, self.threshold)
 
+    def url_probability(self, url: str) -> float | None:
+        """P(article) from the URL alone (None without a URL model): what a crawl may
+        request first."""
+        if self._predict_url is None:
+            return None
+        row = np.zeros(len(PAGE_FEATURE_NAMES), dtype=np.float32)
+        url_features(url, row)
+        return float(self._predict_url(row[None, :len(URL_FEATURE_NAMES)])[0])
 
-def check_page_features(booster: xgb.Booster, where: object = "page model") -> None:
+
+def _load(path: Path, names: tuple[str, ...]) -> xgb.Booster:
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"{path}: no page model (train one with `newscrawl train-pages`)")
+    booster = xgb.Booster()
+    booster.load_model(str(path))
+    check_page_features(booster, path, names)
+    booster.set_param({"nthread": 1})
+    return booster
+
+
+def check_page_features(booster: xgb.Booster, where: object = "page model",
+                        names: tuple[str, ...] = PAGE_FEATURE_NAMES) -> None:
     """Refuse a model trained on other columns than this code computes, naming the first."""
     version = booster.attr("newscrawl_page_feature_version")
     if version != str(PAGE_FEATURE_VERSION):
         raise ModelMismatch(f"{where}: page feature version {version!r}, this code computes "
                             f"{PAGE_FEATURE_VERSION}")
     stored = tuple(booster.feature_names or ())
-    if stored != PAGE_FEATURE_NAMES:
-        for i, (a, b) in enumerate(zip(stored, PAGE_FEATURE_NAMES, strict=False)):
+    if stored != names:
+        for i, (a, b) in enumerate(zip(stored, names, strict=False)):
             if a != b:
                 raise ModelMismatch(f"{where}: column {i} is {a!r} in the model, {b!r} in "
                                     "the code")
         raise ModelMismatch(f"{where}: model has {len(stored)} features, the code computes "
-                            f"{len(PAGE_FEATURE_NAMES)}")
+                            f"{len(names)}")

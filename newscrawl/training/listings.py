@@ -182,7 +182,8 @@ def generate_pages(stories: Sequence[Story], *, sites: int = 60, seed: int = SEE
             out.append(GeneratedPage(url, site.page(title, main, lang, og, ld), kind,
                                      site.name))
 
-        generic = rng.choice((None, None, None, "website", "website", "website", "webpage", "article"))
+        generic = rng.choice((None, None, None, "website", "website", "website", "webpage",
+                              "article"))
         # front page: several sections of teasers
         blocks = "".join(f'<section><h2><a href="{site.url(s)}">{s.capitalize()}</a></h2>'
                          f"{site.teasers(pick(rng.randint(3, 6)))}</section>"
