@@ -224,3 +224,16 @@ def test_shipped_model_names_its_features_and_threshold(model) -> None:
     assert tuple(model.booster.feature_names) == PAGE_FEATURE_NAMES
     assert 0.0 < model.threshold < 1.0
     assert model.booster.num_boosted_rounds() <= 100  # it runs once a page
+
+
+def test_url_model_orders_but_is_checked_too(model, tmp_path) -> None:
+    """The URL-only companion scores a URL before download (for request priority); a
+    companion over other columns refuses to load with its main model."""
+    p = model.url_probability("https://www.example.com/2019/11/18/politics/ferry/index.html")
+    assert p is not None and 0.0 <= p <= 1.0
+    main = _booster(list(PAGE_FEATURE_NAMES))
+    main.set_attr(newscrawl_url_model="pages.url.ubj")
+    main.save_model(str(tmp_path / "pages.ubj"))
+    _booster(list(PAGE_FEATURE_NAMES)[:5]).save_model(str(tmp_path / "pages.url.ubj"))
+    with pytest.raises(ModelMismatch, match="pages.url.ubj"):
+        PageModel.load(tmp_path / "pages.ubj")
