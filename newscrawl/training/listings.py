@@ -164,21 +164,38 @@ class _Site:
                 f"<p>© {self.name}</p></footer></body></html>")
 
 
-def generate_pages(stories: Sequence[Story], *, sites: int = 60, seed: int = SEED,
-                   lang: str = "en") -> list[GeneratedPage]:
+_CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
+
+
+def _language(story: Story) -> str:
+    text = " ".join(story.paragraphs)[:300]
+    if len(_CJK.findall(text)) < len(text) / 4:
+        return "en"
+    if re.search(r"[\uac00-\ud7af]", text):
+        return "ko"
+    return "ja" if re.search(r"[\u3040-\u30ff]", text) else "zh"
+
+
+def generate_pages(stories: Sequence[Story], *, sites: int = 60,
+                   seed: int = SEED) -> list[GeneratedPage]:
     """``sites`` sites of about seven pages each: a front page, section fronts and their
-    second pages, a tag page, an author page, a dated archive or a search result."""
+    second pages, a tag page, an author page, a dated archive or a search result. One site
+    in five is written in Chinese, Japanese or Korean (teasers of those stories only, when
+    there are some), whose teasers are short in words and long in characters."""
     rng = random.Random(seed)
-    pool = list(stories)
+    latin = [s for s in stories if _language(s) == "en"]
+    ideographic = [s for s in stories if _language(s) != "en"]
     out: list[GeneratedPage] = []
     for index in range(sites):
         site = _Site(index, rng)
+        pool = ideographic if ideographic and index % 5 == 4 else latin or list(stories)
+        lang = _language(pool[0]) if pool is ideographic else "en"
 
-        def pick(k: int) -> list[Story]:
-            return rng.sample(pool, min(k, len(pool)))
+        def pick(k: int, pool: list[Story] = pool) -> list[Story]:
+            return rng.sample(pool, k) if k <= len(pool) else rng.choices(pool, k=k)
 
         def add(url: str, kind: str, title: str, main: str, og: str | None, ld: str | None,
-                site: _Site = site) -> None:
+                site: _Site = site, lang: str = lang) -> None:
             out.append(GeneratedPage(url, site.page(title, main, lang, og, ld), kind,
                                      site.name))
 

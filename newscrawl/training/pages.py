@@ -132,11 +132,19 @@ def pr_curve(p: np.ndarray, y: np.ndarray, thresholds: np.ndarray) -> list[tuple
 
 
 def choose_threshold(p: np.ndarray, y: np.ndarray) -> float:
-    """The highest threshold that keeps ``RECALL_TARGET`` of the articles: a crawl that drops
-    an article has lost it, one that lets a listing in has a line to filter."""
-    positives = np.sort(p[y == 1])
-    k = int(np.floor((1.0 - RECALL_TARGET) * len(positives)))
-    return float(positives[k]) if len(positives) else 0.5
+    """The threshold of the best F2 out of fold (recall weighs twice as much as precision):
+    a crawl that drops an article has lost it, one that lets a page in has a line to filter.
+
+    Not the highest threshold that keeps 98 % of the articles: on WCXB that one sits at the
+    noise floor of the labels (the 2 % of "articles" scored lowest are landing pages, a
+    dictionary entry, a front page, webcams), where it lets in most forums and products
+    and section pages of the demo site score above it."""
+    order = np.argsort(-p, kind="stable")
+    hits = np.cumsum(y[order] == 1)
+    kept = np.arange(1, len(p) + 1)
+    positives = max(int((y == 1).sum()), 1)
+    f2 = 5 * hits / (4 * positives + kept)
+    return float(p[order][int(np.argmax(f2))])
 
 
 def fit(X: np.ndarray, y: np.ndarray, names: tuple[str, ...] = PAGE_FEATURE_NAMES):
@@ -224,7 +232,7 @@ def run(args: argparse.Namespace) -> int:
 def report(oof: np.ndarray, y: np.ndarray, source: np.ndarray, kinds: np.ndarray,
            real: np.ndarray, threshold: float, folds: int, splits) -> dict:
     lines = [f"out of fold, {folds} folds grouped by site; threshold {threshold:.3f} "
-             f"(the highest that keeps {RECALL_TARGET:.0%} of the labelled articles)", ""]
+             "(best F2 on WCXB dev + fundus-dev)", ""]
     grid = np.unique(np.concatenate([np.round(np.linspace(0.05, 0.95, 19), 2), [threshold]]))
     lines.append("precision/recall curve, WCXB dev + fundus-dev:")
     lines.append("  threshold  precision  recall  articles kept  non-articles in")
@@ -264,10 +272,15 @@ def report(oof: np.ndarray, y: np.ndarray, source: np.ndarray, kinds: np.ndarray
     fp = int((pred & real & (y == 0)).sum())
     recall = tp / int((real & (y == 1)).sum())
     precision = tp / (tp + fp)
-    target = recall >= RECALL_TARGET and precision >= PRECISION_TARGET
-    lines += ["", f"WCXB dev + fundus-dev: recall {recall:.3f}, precision {precision:.3f} "
-              f"(target recall >= {RECALL_TARGET} at precision >= {PRECISION_TARGET}: "
-              f"{'met' if target else 'NOT met'})"]
+    curve = pr_curve(oof[real], y[real], np.unique(oof[real]))
+    p_at = max((c[1] for c in curve if c[2] >= RECALL_TARGET), default=0.0)
+    r_at = max((c[2] for c in curve if c[1] >= PRECISION_TARGET), default=0.0)
+    target = p_at >= PRECISION_TARGET
+    lines += ["", f"WCXB dev + fundus-dev at the chosen threshold: recall {recall:.3f}, precision "
+              f"{precision:.3f}. Target recall >= {RECALL_TARGET} at precision >= "
+              f"{PRECISION_TARGET}: {'met' if target else 'NOT met'} (best precision at "
+              f"recall >= {RECALL_TARGET}: {p_at:.3f}; best recall at precision >= "
+              f"{PRECISION_TARGET}: {r_at:.3f})"]
     return {"text": "\n".join(lines), "recall": recall, "precision": precision,
             "per_set": per_set, "target": target}
 
