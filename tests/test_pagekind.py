@@ -237,3 +237,20 @@ def test_url_model_orders_but_is_checked_too(model, tmp_path) -> None:
     _booster(list(PAGE_FEATURE_NAMES)[:5]).save_model(str(tmp_path / "pages.url.ubj"))
     with pytest.raises(ModelMismatch, match="pages.url.ubj"):
         PageModel.load(tmp_path / "pages.ubj")
+
+
+def test_extract_articles_applies_the_crawls_decision(tmp_path, capsys) -> None:
+    """``newscrawl extract --articles`` keeps what the crawl would export, by the same call."""
+    from newscrawl.cli import main
+
+    story = tmp_path / "story.html"
+    story.write_text(_page("Ferry terminal to close",
+                           _story("Ferry terminal to close", SENTENCES, 7), og_type="article"))
+    tag = tmp_path / "tag.html"
+    tag.write_text(_page("Topic: ferries", "<h1>Ferries</h1>" + _teasers(14)))
+    assert main(["extract", "--articles", "--format", "json", str(story), str(tag)]) == 0
+    out, err = capsys.readouterr()
+    assert len(out.splitlines()) == 1 and "Ferry terminal" in out
+    assert "tag.html: not article (p(article)" in err
+    assert main(["extract", "--format", "json", str(story), str(tag)]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 2  # without it, every page's text

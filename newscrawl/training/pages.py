@@ -272,6 +272,11 @@ def report(oof: np.ndarray, y: np.ndarray, source: np.ndarray, kinds: np.ndarray
     fp = int((pred & real & (y == 0)).sum())
     recall = tp / int((real & (y == 1)).sum())
     precision = tp / (tp + fp)
+    news = real & ((y == 1) | np.isin(kinds, ("listing", "collection"))) | (source == "generated")
+    news_fp = int((pred & news & (y == 0)).sum())
+    lines += ["", f"news-site view (articles against listings, collections and the generated "
+              f"section, tag, author, front, archive and search pages only): precision "
+              f"{tp / (tp + news_fp):.3f}, {news_fp} of {int((news & (y == 0)).sum())} let in"]
     curve = pr_curve(oof[real], y[real], np.unique(oof[real]))
     p_at = max((c[1] for c in curve if c[2] >= RECALL_TARGET), default=0.0)
     r_at = max((c[2] for c in curve if c[1] >= PRECISION_TARGET), default=0.0)
@@ -368,6 +373,15 @@ def model_card(args, rows: PageRows, y, source, kinds, data_sha: str, threshold:
         "```",
         figures["text"],
         "```",
+        "",
+        "The issue's target (recall ≥ 0.98 at precision ≥ 0.95 on WCXB dev + fundus-dev, "
+        "every WCXB type but `article` counted against) is not reached: WCXB's `article` "
+        "type holds landing pages, a dictionary entry, webcams and a firm's front page (the "
+        "lowest-scored below), so keeping 98 % of its articles lets in most forum threads, "
+        "documentation and service pages, whose prose reads like a story's. News articles "
+        "(fundus-dev) and news-site listings (generated) are kept apart: see the per-set "
+        "lines and the news-site view above. The threshold is the best F2 (recall weighs "
+        "twice as much as precision).",
         "",
         "Lowest-scored articles and highest-scored non-articles, out of fold:",
         "",
