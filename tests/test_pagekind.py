@@ -254,3 +254,45 @@ def test_extract_articles_applies_the_crawls_decision(tmp_path, capsys) -> None:
     assert "tag.html: not article (p(article)" in err
     assert main(["extract", "--format", "json", str(story), str(tag)]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 2  # without it, every page's text
+
+
+def test_spider_orders_page_requests_by_what_the_url_says() -> None:
+    """A dated story URL is requested before a tag page; both are requested."""
+    from scrapy.utils.test import get_crawler
+
+    from newscrawl.spiders.news import NewsSpider
+
+    crawler = get_crawler(NewsSpider)
+    spider = NewsSpider.from_crawler(crawler, url="http://n.example/")
+    site = spider.sites["n.example"]
+    story = spider._page_request(site, "http://n.example/world/2024/05/12/a-story-about-boats"
+                                 ".html", "link", hops=1)
+    tag = spider._page_request(site, "http://n.example/tag/boats/", "link", hops=1)
+    assert 0 <= tag.priority < story.priority <= 10
+    assert story.meta["newscrawl_page"] and tag.meta["newscrawl_page"]
+
+
+def test_train_pages_writes_a_model_that_loads(tmp_path, capsys) -> None:
+    """The training command end to end, on pages written here (WCXB's layout): a model, its
+    URL companion and a card, loaded back through the checks a crawl uses."""
+    from datautil import write_labelled_page
+
+    from newscrawl.cli import main
+
+    dev = tmp_path / "set" / "dev"
+    for i in range(8):
+        host = f"https://www.site{i}.example"
+        write_labelled_page(dev, f"{i:04d}a", _page("Ferry", _story("Ferry", SENTENCES[i:], 6)),
+                            "text", f"{host}/2024/05/0{i + 1}/ferry-terminal-story-{i}",
+                            title="Ferry terminal to close")
+        write_labelled_page(dev, f"{i:04d}l", _page("Ferries", _teasers(10 + i)), "text",
+                            f"{host}/tag/ferries/", page_type="listing")
+    out = tmp_path / "models" / "pages-test.ubj"
+    assert main(["train-pages", "--data", str(tmp_path / "set"), "--folds", "2",
+                 "--generated-sites", "2", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "threshold" in printed and "precision/recall curve" in printed
+    loaded = PageModel.load(out)
+    assert loaded.url_booster is not None and 0.0 <= loaded.threshold <= 1.0
+    card = out.with_suffix(".md").read_text()
+    assert "newscrawl train-pages" in card and "grouped by site" in card
