@@ -349,7 +349,7 @@ def run(args: argparse.Namespace) -> int:
             dropped[reason] += 1
             return 0
         if page_model is not None:
-            from newscrawl.pipelines import word_count
+            from newscrawl.extraction.pagekind import word_count
 
             kind = page_model.decide(art)
             reason = ("not_article" if not kind.is_article else
