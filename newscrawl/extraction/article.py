@@ -33,6 +33,11 @@ class PageSignals:
     shapes of product specifications, documentation and code."""
     kept_table_share: float = 0.0
     kept_pre_share: float = 0.0
+    kept_comment_share: float = 0.0
+    """Shares of the kept characters under an element whose class or id names comments
+    (``anc_comment``: forum posts, replies), reviews, or an article / post / story."""
+    kept_review_share: float = 0.0
+    kept_article_share: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -87,7 +87,8 @@ def _names() -> tuple[str, ...]:
              "kept_nodes_per_container", "kept_heading_share", "kept_link_density",
              "page_link_density", "best_block_share", "kept_proba", "page_doubt",
              "headline_kept", "headline_on_page", "kept_list_share", "kept_table_share",
-             "kept_pre_share")
+             "kept_pre_share", "kept_comment_share", "kept_review_share",
+             "kept_article_share")
     return url + declared + via + text + nodes
 
 
@@ -103,6 +104,12 @@ _N_BEST_SHARE = FEATURE_NAMES.index("best_block_share")
 _N_TITLE = FEATURE_NAMES.index("matches_title")
 _N_TAG = FEATURE_NAMES.index("tag")
 _N_PARENT_TAG = FEATURE_NAMES.index("parent_tag")
+_N_COMMENT = FEATURE_NAMES.index("anc_comment")
+_N_REVIEW = FEATURE_NAMES.index("anc_review")
+_N_ARTICLE = FEATURE_NAMES.index("anc_article")
+_N_T_ARTICLE = FEATURE_NAMES.index("anc_t_article")
+_NEAR = 6
+"""Levels up to which an ancestor's class or id describes a node."""
 _TAG_LI, _TAG_TD, _TAG_TH, _TAG_PRE = (float(TAGS.index(t)) for t in ("li", "td", "th", "pre"))
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
@@ -155,7 +162,15 @@ def page_signals(table: NodeTable, proba: np.ndarray, keep: np.ndarray) -> PageS
         kept_list_share=_kept_share(kw, X[keep], (_TAG_LI,), kept_total),
         kept_table_share=_kept_share(kw, X[keep], (_TAG_TD, _TAG_TH), kept_total),
         kept_pre_share=_kept_share(kw, X[keep], (_TAG_PRE,), kept_total),
+        kept_comment_share=_near_share(kw, X[keep, _N_COMMENT], kept_total),
+        kept_review_share=_near_share(kw, X[keep, _N_REVIEW], kept_total),
+        kept_article_share=_near_share(
+            kw, np.minimum(X[keep, _N_ARTICLE], X[keep, _N_T_ARTICLE]), kept_total),
     )
+
+
+def _near_share(kw: np.ndarray, distance: np.ndarray, kept_total: float) -> float:
+    return float(kw[distance <= _NEAR].sum() / kept_total) if kept_total else 0.0
 
 
 def _kept_share(kw: np.ndarray, kept_X: np.ndarray, tags: tuple[float, ...],
@@ -297,6 +312,9 @@ def page_features(*, url: str | None, text: str, page_type: str | None = None,
     row[c["kept_list_share"]] = s.kept_list_share
     row[c["kept_table_share"]] = s.kept_table_share
     row[c["kept_pre_share"]] = s.kept_pre_share
+    row[c["kept_comment_share"]] = s.kept_comment_share
+    row[c["kept_review_share"]] = s.kept_review_share
+    row[c["kept_article_share"]] = s.kept_article_share
     return row
 
 
