@@ -3,7 +3,7 @@ model say.
 
 Every single signal is wrong on some real sites (CNN's articles end in ``/index.html``, a
 Korean paper's in ``news_view.html?idx=8576&page=1``, many CMSs declare ``og:type website``
-on every page), so no signal decides alone: an XGBoost model of a few dozen trees weighs
+on every page), so no signal decides alone: an XGBoost model of 80 shallow trees weighs
 
 - the URL's shape and tokens (``url_*``): depth, slug words, digit runs, extension, query
   keys, and the words of short path segments and query keys hashed into buckets, so what
@@ -12,7 +12,8 @@ on every page), so no signal decides alone: an XGBoost model of a few dozen tree
 - how the crawl found it (``via_*``: sitemap, news sitemap, feed, link); NaN when unknown, as
   in every offline page set, so a model trained offline never splits on them;
 - what the node model saw (``PageSignals``): how much running prose, in how many paragraphs,
-  in one block or in a grid of teasers, link density, whether the headline was found.
+  in one block or in a grid of teasers, link density, whether the headline was found, and
+  how much of the kept text sits in lists, tables, code, comment threads or reviews.
 
 The feature list is defined once here, stored in the model file and checked when it loads,
 as the node model's is. ``newscrawl train-pages`` builds the model (models/pages-v1.md).

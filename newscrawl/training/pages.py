@@ -323,10 +323,10 @@ def model_card(args, rows: PageRows, y, source, kinds, data_sha: str, threshold:
         f"XGBoost, {ROUNDS} trees of depth {PARAMS['max_depth']}, over "
         f"{len(PAGE_FEATURE_NAMES)} page features (`newscrawl/extraction/pagekind.py`, "
         f"feature version {PAGE_FEATURE_VERSION}; the ordered names are stored in the file and "
-        "checked when it loads). One call a page, after extraction: the crawl's pipeline, "
-        "`newscrawl extract --articles` and this command's evaluation call "
-        "`PageModel.decide`. A page is an article when P(article) ≥ the threshold stored in "
-        f"the file, {threshold:.3f}.",
+        "checked when it loads). One call a page, after extraction: the crawl's pipeline and "
+        "`newscrawl extract --articles` call `PageModel.decide`, over the same "
+        "`article_features` this command trains and cross-validates on. A page is an article "
+        f"when P(article) ≥ the threshold stored in the file, {threshold:.3f}.",
         "",
         f"`{out.stem}.url.ubj`, named in the model file, is the same learner over the "
         f"{len(URL_FEATURE_NAMES)} `url_*` columns alone: the spider gives a page request its "
