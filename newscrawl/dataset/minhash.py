@@ -21,6 +21,7 @@ Why it is built this way:
 
 from __future__ import annotations
 
+import hashlib
 import re
 from typing import TYPE_CHECKING
 
@@ -38,17 +39,49 @@ SHINGLE = 5
 
 _UNSPACED = ("\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf"
              "\u4e00-\u9fff\uf900-\ufaff")
-_TOKEN = re.compile(rf"[{_UNSPACED}]|[^\W{_UNSPACED}]+")
+_HAS_UNSPACED = re.compile(f"[{_UNSPACED}]")
+_UNSPACED_TOKEN = re.compile(rf"[{_UNSPACED}]|[^\s{_UNSPACED}]+")
+_EDGE = re.compile(r"^[\W_]+|[\W_]+$")
 _MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
                  0xD6E8FEB86659FD93, 0xFF51AFD7ED558CCD], dtype=np.uint64)
 _BAND_MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
                       0xD6E8FEB86659FD93, 0xFF51AFD7ED558CCD, 0x94D049BB133111EB],
                      dtype=np.uint64)[:ROWS]
+_CACHE_LIMIT = 1_000_000
 
 
 def tokens(text: str) -> list[str]:
-    """Lower-cased words, and single characters of scripts written without spaces."""
-    return _TOKEN.findall(text.lower())
+    """The text lower-cased and split at white space, and into single characters where a
+    script is written without spaces. Punctuation is taken off later (:class:`_TokenHashes`)."""
+    low = text.lower()
+    if not low.isascii() and _HAS_UNSPACED.search(low):
+        return _UNSPACED_TOKEN.findall(low)
+    return low.split()
+
+
+class _TokenHashes(dict):
+    """Token -> stable 64-bit hash of the token without its edge punctuation (0: the token
+    is only punctuation and does not count). A dict, so a token seen before costs one lookup
+    in C; emptied when it holds a million tokens, which bounds its memory."""
+
+    def __missing__(self, token: str) -> int:
+        if len(self) >= _CACHE_LIMIT:
+            self.clear()
+        word = _EDGE.sub("", token)
+        value = (int.from_bytes(hashlib.blake2b(word.encode("utf-8"), digest_size=8).digest(),
+                                "big") | 1) if word else 0
+        self[token] = value
+        return value
+
+
+_token_hashes = _TokenHashes()
+
+
+def token_hashes(text: str) -> np.ndarray:
+    """The 64-bit hashes of the text's tokens, punctuation left out."""
+    toks = tokens(text)
+    h = np.fromiter(map(_token_hashes.__getitem__, toks), np.uint64, len(toks))
+    return h[h != 0]
 
 
 def shingle_hashes(token_hashes: np.ndarray) -> np.ndarray:
@@ -67,19 +100,46 @@ def shingle_hashes(token_hashes: np.ndarray) -> np.ndarray:
     return s
 
 
+def _batch_shingles(hashed: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The shingles of many texts at once (as :func:`shingle_hashes` gives them one by one),
+    flat, with each text's start offset: the numpy work is done once per batch."""
+    sizes = np.fromiter(map(len, hashed), np.int64, len(hashed))
+    flat = np.concatenate(hashed) if hashed else np.zeros(0, np.uint64)
+    starts = np.zeros(len(hashed) + 1, np.int64)
+    np.cumsum(sizes, out=starts[1:])
+    n = len(flat) - SHINGLE + 1
+    if n > 0:
+        s = flat[:n] * _MIX[0]
+        for k in range(1, SHINGLE):
+            s ^= flat[k:k + n] * _MIX[k]
+        s ^= s >> np.uint64(29)
+        # a shingle stays when its five tokens are of one text
+        owner = np.repeat(np.arange(len(hashed)), sizes)[:n]
+        s = s[np.arange(n) + SHINGLE - 1 < starts[owner + 1]]
+    else:
+        s = np.zeros(0, np.uint64)
+    counts = np.maximum(sizes - SHINGLE + 1, 0)
+    short = np.flatnonzero((sizes > 0) & (sizes < SHINGLE))
+    if len(short):  # texts of fewer than five tokens: one shingle each, put in place
+        parts, at = [], 0
+        offsets = np.concatenate([[0], np.cumsum(counts)])
+        for i in short:
+            parts += [s[at:offsets[i]], shingle_hashes(hashed[i])]
+            at = offsets[i]
+        s = np.concatenate([*parts, s[at:]])
+        counts[short] = 1
+    offsets = np.zeros(len(hashed) + 1, np.uint64)
+    np.cumsum(counts, out=offsets[1:])
+    return s, offsets
+
+
 def signatures(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     """MinHash signatures (``len(texts) x NUM_PERM`` uint32) and which texts had any token
     (an empty text has no signature worth comparing)."""
-    token_lists = [tokens(t) for t in texts]
-    hashed = rensa.RMinHash.hash_token_sets(token_lists)
-    shingles = [shingle_hashes(np.asarray(h, dtype=np.uint64)) for h in hashed]
-    sizes = np.fromiter((len(s) for s in shingles), np.uint64, len(shingles))
-    has = sizes > 0
+    flat, offsets = _batch_shingles([token_hashes(t) for t in texts])
+    has = offsets[1:] > offsets[:-1]
     if not has.any():
         return np.zeros((len(texts), NUM_PERM), np.uint32), has
-    flat = np.concatenate(shingles)
-    offsets = np.zeros(len(shingles) + 1, np.uint64)
-    np.cumsum(sizes, out=offsets[1:])
     matrix = rensa.RMinHash.digest_matrix_from_flat_token_hashes(flat, offsets, NUM_PERM, SEED)
     sig = np.array(matrix.to_rows(), dtype=np.uint32).reshape(len(texts), NUM_PERM)
     return sig, has
