@@ -146,9 +146,11 @@ def signatures(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def band_hashes(sig: np.ndarray, band: int) -> np.ndarray:
-    """A 64-bit key per row for one band: equal keys are a candidate pair."""
-    rows = sig[:, band * ROWS:(band + 1) * ROWS].astype(np.uint64)
-    key = (rows * _BAND_MIX).sum(axis=1, dtype=np.uint64)
+    """A 64-bit key per row for one band: equal keys are a candidate pair. Column by column,
+    so a memory-mapped signature file is read without copying more than one column."""
+    key = np.zeros(len(sig), np.uint64)
+    for j in range(ROWS):
+        key += sig[:, band * ROWS + j].astype(np.uint64) * _BAND_MIX[j]
     return key ^ (key >> np.uint64(31))
 
 
@@ -170,7 +172,9 @@ def candidate_pairs(sig: np.ndarray, eligible: np.ndarray) -> np.ndarray:
         found.append(np.stack([rows[order[head[same]]], rows[order[same]]], axis=1))
     if not found:
         return np.zeros((0, 2), np.int64)
-    return np.unique(np.concatenate(found).astype(np.int64), axis=0)
+    n = np.int64(len(sig))
+    codes = np.unique(np.concatenate(found).astype(np.int64) @ np.array([n, 1], np.int64))
+    return np.stack([codes // n, codes % n], axis=1)
 
 
 def similar(sig: np.ndarray, pairs: np.ndarray, threshold: float,
