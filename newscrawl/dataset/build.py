@@ -3,13 +3,13 @@
 Why two passes: "of each group of copies the earliest published stays" cannot be decided
 while reading, since the earliest copy may come last (a wire story crawled from a late
 syndicator first). Pass 1 reads every line, applies the filters and keeps, per usable
-article, a few numbers in compact arrays (line number, published time, split, two 64-bit
-keys) and its MinHash signature in a temporary file. Between the passes the groups are
-formed (exact text, canonical URL, near duplicates; connected components, so a chain of
-near copies is one group) and one article of each is chosen: earliest published, then first
-seen; an undated article loses to a dated one. Pass 2 reads the inputs again and writes only
-the chosen lines. Memory grows by ~50 bytes an article; the inputs must be files that can be
-read twice (not a pipe).
+article, a few numbers in compact arrays (line number, published and crawl times, split,
+two 64-bit keys) and its MinHash signature in a temporary file. Between the passes the
+groups are formed (exact text, canonical URL, near duplicates; connected components, so a
+chain of near copies is one group) and one article of each is chosen: earliest published,
+then earliest crawled, then first read; an undated article loses to a dated one. Pass 2
+reads the inputs again and writes only the chosen lines. The arrays hold ~42 bytes an
+article; the inputs must be files that can be read twice (not a pipe).
 
 Splits are decided by a stable hash of the site (or of the canonical URL), never by position,
 so a rebuild with more input puts every article that stays where it was. The number of rows
@@ -107,6 +107,7 @@ class Seen:
 
     line: array = field(default_factory=lambda: array("q"))
     published: array = field(default_factory=lambda: array("q"))
+    crawled: array = field(default_factory=lambda: array("q"))
     split: array = field(default_factory=lambda: array("B"))
     text_key: array = field(default_factory=lambda: array("Q"))
     url_key: array = field(default_factory=lambda: array("Q"))
@@ -169,8 +170,9 @@ def choose(seen: Seen, sig: np.ndarray | None, has_sig: np.ndarray,
         near = minhash.candidate_pairs(sig, has_sig)
         near = near[minhash.similar(sig, near, near_dup)]
     label = _components(n, np.concatenate([text_pairs, url_pairs, near]))
-    published = np.frombuffer(seen.published, np.int64) if n else np.zeros(0, np.int64)
-    order = np.lexsort((np.arange(n), published, label))
+    published, crawled = (np.frombuffer(a, np.int64) if n else np.zeros(0, np.int64)
+                          for a in (seen.published, seen.crawled))
+    order = np.lexsort((np.arange(n), crawled, published, label))
     first = np.ones(n, bool)
     first[1:] = label[order][1:] != label[order][:-1]
     keep = np.zeros(n, bool)
@@ -304,6 +306,8 @@ def build(paths: list[Path], out: Path, options: Options,
                                                            options.split_of(split_key))
                         seen.line.append(line_no)
                         seen.published.append(NO_DATE if published is None else published)
+                        crawled = timestamp_us(rec.get("crawled_at"))
+                        seen.crawled.append(NO_DATE if crawled is None else crawled)
                         seen.split.append(split)
                         seen.text_key.append(key64(content_hash(rec)))
                         seen.url_key.append(key64(canon))
