@@ -136,6 +136,8 @@ def run(args: argparse.Namespace) -> int:
             shard_rows=args.shard_rows)
         if args.shard_rows < 1:
             raise ValueError("--shard-rows must be at least 1")
+        if args.near_dup <= 0:
+            raise ValueError("--near-dup must be above 0")
     except ValueError as e:
         print(f"{PROG}: {e}", file=sys.stderr)
         return 2
