@@ -44,8 +44,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("inputs", nargs="+", metavar="INPUT",
                         help="crawl feed files or quoted globs (.jsonl, .jsonl.gz)")
-    parser.add_argument("--out", required=True, type=Path, metavar="DIR")
-    parser.add_argument("--min-words", type=int, default=0, metavar="N")
+    parser.add_argument("--out", required=True, type=Path, metavar="DIR",
+                        help="dataset directory (created; its old shards are replaced)")
+    parser.add_argument("--min-words", type=int, default=0, metavar="N",
+                        help="leave out articles shorter than N words (the feed's words)")
     parser.add_argument("--languages", metavar="en,de", help="keep these primary languages")
     parser.add_argument("--since", type=date.fromisoformat, metavar="YYYY-MM-DD",
                         help="keep articles published on or after this day")
@@ -56,9 +58,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="Jaccard similarity from which two articles are one (default "
                              "0.8; above 1 turns near-duplicate removal off)")
     parser.add_argument("--splits", default="train=0.98,validation=0.01,test=0.01",
-                        metavar="NAME=SHARE,...")
-    parser.add_argument("--split-by", choices=("site", "url"), default="site")
-    parser.add_argument("--shard-rows", type=int, default=100_000, metavar="N")
+                        metavar="NAME=SHARE,...",
+                        help="split names and shares (default train=0.98,validation=0.01,"
+                             "test=0.01)")
+    parser.add_argument("--split-by", choices=("site", "url"), default="site",
+                        help="what the split is a hash of (default site: no site in two "
+                             "splits)")
+    parser.add_argument("--shard-rows", type=int, default=100_000, metavar="N",
+                        help="rows per Parquet file (default 100000)")
     parser.add_argument("--name", help="dataset name in the card (default: DIR's name)")
 
 
