@@ -248,3 +248,16 @@ def test_near_duplicates_follow_the_threshold() -> None:
     pairs = minhash.candidate_pairs(sig, has)
     assert [0, 1] in pairs[minhash.similar(sig, pairs, 0.8)].tolist()
     assert minhash.tokens("Wire, story: 北京") == ["wire,", "story:", "北", "京"]
+
+
+def test_a_damaged_gzip_keeps_the_lines_before_the_damage(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture) -> None:
+    rng = random.Random(7)
+    packed = write_jsonl(tmp_path / "f.jsonl.gz",
+                         [article(f"a{i}", words(300, rng), "a.example") for i in range(40)])
+    data = packed.read_bytes()
+    packed.write_bytes(data[:len(data) * 2 // 3])
+    stats = build(tmp_path, str(packed))
+    assert 0 < stats["articles"] < 40
+    assert list(stats["unreadable_inputs"]) == [str(packed)]
+    assert "stopped early" in capsys.readouterr().err
