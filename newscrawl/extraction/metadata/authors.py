@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .decode import readable
+from ..decode import readable
 
 _MAX_RAW = 300
 """Longer raw strings are template accidents (a paragraph, a bio), not bylines."""
