@@ -121,6 +121,7 @@ class Counts:
 
     def __init__(self) -> None:
         self.read = 0
+        self.reread = 0
         self.usable = 0
         self.written = 0
         self.dropped: Counter[str] = Counter()
@@ -343,6 +344,7 @@ def build(paths: list[Path], out: Path, options: Options,
             per_split[split].add(values)
             counts.written += 1
             nxt += 1
+        counts.reread = line_no + 1
         if progress and line_no % 256 == 0:
             progress("writing", inputs, counts)
     for w in writers:

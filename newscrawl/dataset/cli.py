@@ -125,7 +125,8 @@ class Progress:
         self.stream.write(
             f"\r{stage}: read {counts.read:,} lines, usable {counts.usable:,}, "
             f"written {counts.written:,}{'; dropped ' + dropped if dropped else ''}; "
-            f"{counts.read / elapsed if elapsed else 0:,.0f} lines/s{left}\x1b[K")
+            f"{(counts.read + counts.reread) / elapsed if elapsed else 0:,.0f} lines/s"
+            f"{left}\x1b[K")
         self.stream.flush()
 
     def end(self) -> None:
