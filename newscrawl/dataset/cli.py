@@ -121,7 +121,7 @@ class Progress:
         left = ""
         if done and total:
             left = f", {(total - done) * elapsed / done:,.0f} s left ({100 * done / total:.0f}%)"
-        dropped = ", ".join(f"{k} {v:,}" for k, v in counts.dropped.most_common(4))
+        dropped = ", ".join(f"{k} {v:,}" for k, v in counts.dropped.most_common(4) if v)
         self.stream.write(
             f"\r{stage}: read {counts.read:,} lines, usable {counts.usable:,}, "
             f"written {counts.written:,}{'; dropped ' + dropped if dropped else ''}; "
