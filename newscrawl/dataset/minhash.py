@@ -10,7 +10,7 @@ Why it is built this way:
 * A token's hash is looked up in a dict (computed with blake2b the first time), shingle
   hashes are numpy operations over a batch of texts, and signatures are computed by rensa
   (Rust) from those hashes, so they are stable across runs and machines. datasketch, the
-  usual choice, computes ~6 times fewer signatures a second (docs/dataset.md).
+  usual choice, computes 6-8 times fewer signatures a second (docs/dataset.md).
 * Banding and clustering run once over all signatures, after the first pass, as numpy sorts
   (no index in memory while reading): every band is sorted, an article that shares a band
   with an earlier one becomes a candidate pair with the first article of that bucket, and a
