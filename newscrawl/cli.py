@@ -17,6 +17,7 @@ COMMANDS = {
     "evaluate": ("newscrawl.evaluation.evaluate", "cross-validate or score a model on a data set"),
     "bench": ("newscrawl.evaluation.bench", "time each stage per page against trafilatura"),
     "demo": ("newscrawl.demo", "serve the bundled sample site and crawl it offline"),
+    "dataset": ("newscrawl.dataset.cli", "deduplicated Parquet splits with a card from feeds"),
 }
 
 # What training, evaluation and the bench import beyond requirements.txt (the demo's
