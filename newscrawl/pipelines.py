@@ -28,11 +28,13 @@ from typing import Any, Self
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from itemadapter import ItemAdapter
+from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.settings import BaseSettings
 from w3lib.url import canonicalize_url
 
+from newscrawl import feeds
 from newscrawl.extraction import Article as Extracted
 from newscrawl.extraction import Extractor, SiteMemory
 from newscrawl.items import Article, Page
@@ -383,14 +385,16 @@ class ExtractionPipeline:
 class ExportedArticles:
     """What a corpus already holds: the canonical URLs and text hashes of its articles.
 
-    One per crawler, shared by ``DuplicatesPipeline``, which drops repeats and records what it
-    lets through, and ``SkipExportedMiddleware``, which does not request an article page
+    One per crawler, shared by ``DuplicatesPipeline``, which drops repeats and records what the
+    feeds wrote, and ``SkipExportedMiddleware``, which does not request an article page
     again. It lives in a JSON file when there is one to keep it in: ``NEWSCRAWL_EXPORTED_FILE``
     for a crawl run on a schedule (each run exports only what is new), else
     ``JOBDIR/newscrawl-seen.json`` so that a resumed job does not export again what its first
-    run wrote. The file is read when the crawler is built and replaced, whole, when the spider
-    closes (a SIGTERM closes it too). A file that exists but cannot be read stops the crawl
-    before it starts: carrying on without it would export the whole corpus again.
+    run wrote. The file is read when the crawler is built; what this run exported is added
+    once the feeds are stored (a SIGTERM stores them too), so an article a feed failed to
+    write is not recorded and the next run exports it. A file that exists but cannot be read
+    stops the crawl before it starts: carrying on without it would export the whole corpus
+    again.
     """
 
     _of_crawler: weakref.WeakKeyDictionary[Crawler, ExportedArticles] = (
@@ -399,7 +403,11 @@ class ExportedArticles:
     def __init__(self, state_file: Path | None = None):
         self.state_file = state_file
         self.urls: set[str] = set()
+        """Exported by earlier runs (read from the file)."""
         self.hashes: set[str] = set()
+        self.new_urls: set[str] = set()
+        """Written by this run's feeds; added to the file when they are stored."""
+        self.new_hashes: set[str] = set()
         if state_file and state_file.is_file():
             self.urls, self.hashes = self._read(state_file)
             logger.info("%s: %d article URLs and %d text hashes already exported",
@@ -425,25 +433,37 @@ class ExportedArticles:
             exported = cls._of_crawler[crawler] = cls(Path(path) if path else None)
         return exported
 
-    def holds_url(self, url: str) -> bool:
+    def exported_before(self, url: str) -> bool:
+        """Exported by an earlier run."""
         return canonical(url) in self.urls
+
+    def exported_now(self, url: str) -> bool:
+        """Written by this run's feeds."""
+        return canonical(url) in self.new_urls
+
+    def add(self, urls: set[str], content_hash: str) -> None:
+        """An article the feeds wrote; saved with the others by ``save``."""
+        self.new_urls |= urls
+        self.new_hashes.add(content_hash)
 
     def save(self) -> None:
         """Merge into the file what it holds now (crawls of other sites run at the same time
-        may share it), then replace it whole, so a reader never sees half a file."""
-        if not self.state_file:
+        may share it) and this run's articles, then replace it whole, so a reader never sees
+        half a file."""
+        if not self.state_file or not (self.new_urls or self.new_hashes):
             return
         path = self.state_file
+        urls, hashes = self.urls | self.new_urls, self.hashes | self.new_hashes
         if path.is_file():
             with contextlib.suppress(ValueError):  # unreadable now: ours replaces it
-                urls, hashes = self._read(path)
-                self.urls |= urls
-                self.hashes |= hashes
+                on_disk_urls, on_disk_hashes = self._read(path)
+                urls |= on_disk_urls
+                hashes |= on_disk_hashes
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent,
                                          prefix=path.name, suffix=".tmp", delete=False) as tmp:
             try:
-                json.dump({"urls": sorted(self.urls), "hashes": sorted(self.hashes)}, tmp)
+                json.dump({"urls": sorted(urls), "hashes": sorted(hashes)}, tmp)
             except BaseException:
                 Path(tmp.name).unlink(missing_ok=True)
                 raise
@@ -452,11 +472,23 @@ class ExportedArticles:
 
 class DuplicatesPipeline:
     """Drops an article already exported, by canonical URL or by normalised-text hash,
-    in this crawl or (with a state file, see ``ExportedArticles``) in an earlier one."""
+    in this crawl or (with a state file, see ``ExportedArticles``) in an earlier one.
+
+    Within the run an article counts from the moment it passes here, so two copies in flight
+    are not both exported; the record kept for later runs takes only what the feeds wrote
+    (``newscrawl.feeds.item_exported``), and only once they are stored
+    (``feed_exporter_closed``): an output that could not be written loses nothing for the
+    next run.
+    """
 
     def __init__(self, crawler: Crawler, exported: ExportedArticles):
         self.stats = crawler.stats
         self.exported = exported
+        self.urls: set[str] = set()
+        """Let through in this run."""
+        self.hashes: set[str] = set()
+        crawler.signals.connect(self.item_exported, signal=feeds.item_exported)
+        crawler.signals.connect(self.feeds_closed, signal=signals.feed_exporter_closed)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -464,7 +496,21 @@ class DuplicatesPipeline:
             raise NotConfigured("NEWSCRAWL_DEDUP_ENABLED is off")
         return cls(crawler, ExportedArticles.of(crawler))
 
-    def close_spider(self) -> None:
+    def item_exported(self, item: Any) -> None:
+        if isinstance(item, Article):
+            adapter = ItemAdapter(item)
+            self.exported.add({adapter["canonical_url"], canonical(adapter["url"])},
+                              adapter["content_hash"])
+
+    def feeds_closed(self) -> None:
+        """Every feed is stored (or failed): record what reached the output."""
+        if failed := feeds.feeds_failed(self.stats.get_stats()):
+            self.stats.set_value("newscrawl/exported_file_error",
+                                 f"feed storage failed: {', '.join(failed)}")
+            logger.error("A feed could not be stored (%s): this run's %d articles are not "
+                         "recorded as exported, and the next run exports them again",
+                         ", ".join(failed), len(self.exported.new_hashes))
+            return
         try:
             self.exported.save()
         except OSError as exc:  # the feed is written: say what the next run will repeat
@@ -478,12 +524,13 @@ class DuplicatesPipeline:
             return item
         adapter = ItemAdapter(item)
         urls = {adapter["canonical_url"], canonical(adapter["url"])}
-        if urls & self.exported.urls:
+        if urls & self.urls or urls & self.exported.urls:
             raise self._drop(DuplicateUrl(f"{adapter['url']}: URL already exported"))
-        if adapter["content_hash"] in self.exported.hashes:
+        content_hash = adapter["content_hash"]
+        if content_hash in self.hashes or content_hash in self.exported.hashes:
             raise self._drop(DuplicateText(f"{adapter['url']}: same text already exported"))
-        self.exported.urls |= urls
-        self.exported.hashes.add(adapter["content_hash"])
+        self.urls |= urls
+        self.hashes.add(content_hash)
         return item
 
     def _drop(self, drop: NewscrawlDrop) -> NewscrawlDrop:

@@ -10,7 +10,8 @@ BOT_NAME = "newscrawl"
 SPIDER_MODULES = ["newscrawl.spiders"]
 NEWSPIDER_MODULE = "newscrawl.spiders"
 
-ADDONS = {}
+# -o/-O name the output; NEWSCRAWL_DEFAULT_FEEDS (below) only when they do not (newscrawl/feeds.py)
+ADDONS = {"newscrawl.feeds.DefaultFeed": 0}
 
 # newscrawl's own components (pipelines.py, extensions.py)
 NEWSCRAWL_EXTRACTION_ENABLED = True  # off: the pipeline passes raw Page items through
@@ -73,6 +74,9 @@ SPIDER_MIDDLEWARES = {
 # Enable or disable extensions
 # See https://docs.scrapy.org/en/latest/topics/extensions.html
 EXTENSIONS = {
+    # Scrapy's, which also tells the record of exported articles what the feeds wrote
+    "scrapy.extensions.feedexport.FeedExporter": None,
+    "newscrawl.feeds.FeedExporter": 0,
     "newscrawl.extensions.StatsFile": 500,
 }
 
@@ -85,9 +89,10 @@ ITEM_PIPELINES = {
     "newscrawl.pipelines.DuplicatesPipeline": 400,
 }
 
-# Export articles as JSON lines; -o/-O on the command line replaces this
+# Export articles as JSON lines here when the command line names no output (-o/-O replace
+# it; FEEDS set in your own settings do too). A job resumed from JOBDIR appends to an -O file.
 # See https://docs.scrapy.org/en/latest/topics/feed-exports.html
-FEEDS = {
+NEWSCRAWL_DEFAULT_FEEDS = {
     "out/%(name)s-%(time)s.jsonl": {
         "format": "jsonlines",
         "encoding": "utf-8",

@@ -194,6 +194,13 @@ def _article(url: str, text: str, canonical_url: str | None = None) -> Article:
                    content_hash=text_hash(text), model_version="nodes-v1")
 
 
+def _export(pipe: DuplicatesPipeline, item: Article) -> Article:
+    """The item through the pipeline and written by the feeds, as in a crawl."""
+    assert pipe.process_item(item) is item
+    pipe.item_exported(item)
+    return item
+
+
 def test_duplicates_by_url_and_by_text() -> None:
     crawler = _crawler()
     pipe = build_from_crawler(DuplicatesPipeline, crawler)
@@ -217,8 +224,8 @@ def test_what_was_exported_is_remembered_by_the_next_crawl(tmp_path: Path,
     value = str(tmp_path / ("job" if setting == "JOBDIR" else "corpus/exported.json"))
     first = _article("http://news.example/a-story-about-boats", "Boats sail.")
     pipe = build_from_crawler(DuplicatesPipeline, _crawler(**{setting: value}))
-    pipe.process_item(first)
-    pipe.close_spider()
+    _export(pipe, first)
+    pipe.feeds_closed()
     again = build_from_crawler(DuplicatesPipeline, _crawler(**{setting: value}))
     with pytest.raises(DropItem):
         again.process_item(_article(first.url, "Boats sail."))
@@ -235,10 +242,10 @@ def test_crawls_sharing_one_record_of_exports_keep_each_others_articles(
     state = {"NEWSCRAWL_EXPORTED_FILE": str(tmp_path / "exported.json")}
     one = build_from_crawler(DuplicatesPipeline, _crawler(**state))
     other = build_from_crawler(DuplicatesPipeline, _crawler(**state))
-    one.process_item(_article("http://one.example/boats", "Boats sail."))
-    other.process_item(_article("http://other.example/trains", "Trains run."))
-    one.close_spider()
-    other.close_spider()
+    _export(one, _article("http://one.example/boats", "Boats sail."))
+    _export(other, _article("http://other.example/trains", "Trains run."))
+    one.feeds_closed()
+    other.feeds_closed()
     later = build_from_crawler(DuplicatesPipeline, _crawler(**state))
     for url, text in (("http://one.example/boats", "Boats sail."),
                       ("http://other.example/trains", "Trains run.")):
@@ -253,8 +260,8 @@ def test_a_record_of_exports_that_cannot_be_saved_is_logged_and_counted(
     blocker.write_text("", "utf-8")
     crawler = _crawler(NEWSCRAWL_EXPORTED_FILE=str(blocker / "exported.json"))
     pipe = build_from_crawler(DuplicatesPipeline, crawler)
-    pipe.process_item(_article("http://news.example/boats", "Boats sail."))
-    pipe.close_spider()  # the crawl closes normally
+    _export(pipe, _article("http://news.example/boats", "Boats sail."))
+    pipe.feeds_closed()  # the crawl closes normally
     assert "not saved" in caplog.text
     assert crawler.stats.get_value("newscrawl/exported_file_error")
 
@@ -271,8 +278,8 @@ def test_article_pages_exported_before_are_not_requested_again(tmp_path: Path) -
     state = tmp_path / "exported.json"
     pipe = build_from_crawler(DuplicatesPipeline,
                               _crawler(NEWSCRAWL_EXPORTED_FILE=str(state)))
-    pipe.process_item(_article("http://news.example/2024/05/a-story-about-boats", "Boats."))
-    pipe.close_spider()
+    _export(pipe, _article("http://news.example/2024/05/a-story-about-boats", "Boats."))
+    pipe.feeds_closed()
     crawler = _crawler(NEWSCRAWL_EXPORTED_FILE=str(state))
     mw = build_from_crawler(SkipExportedMiddleware, crawler)
     page = {"newscrawl_page": True}
@@ -285,6 +292,44 @@ def test_article_pages_exported_before_are_not_requested_again(tmp_path: Path) -
     kept = list(mw.process_spider_output(None, requests))
     assert [r.url for r in kept] == [r.url for r in requests[1:]]
     assert crawler.stats.get_value("newscrawl/skipped/exported_before") == 1
+
+
+def test_only_what_the_feeds_wrote_and_stored_is_recorded_as_exported(tmp_path: Path) -> None:
+    state = {"NEWSCRAWL_EXPORTED_FILE": str(tmp_path / "exported.json")}
+    crawler = _crawler(**state)
+    pipe = build_from_crawler(DuplicatesPipeline, crawler)
+    written = _export(pipe, _article("http://news.example/boats", "Boats sail."))
+    unwritten = _article("http://news.example/trains", "Trains run.")
+    assert pipe.process_item(unwritten) is unwritten  # a feed raised on it: no item_exported
+    with pytest.raises(DuplicateUrl):  # within the run it counts all the same
+        pipe.process_item(_article(unwritten.url, "Trains run late."))
+    pipe.feeds_closed()
+    later = build_from_crawler(DuplicatesPipeline, _crawler(**state))
+    with pytest.raises(DuplicateUrl):
+        later.process_item(written)
+    assert later.process_item(unwritten) is unwritten
+
+    # a feed whose storage failed at the end (a remote upload, a full disk) kept nothing
+    crawler = _crawler(**state)
+    pipe = build_from_crawler(DuplicatesPipeline, crawler)
+    lost = _export(pipe, _article("http://news.example/planes", "Planes fly."))
+    crawler.stats.inc_value("feedexport/failed_count/FileFeedStorage")
+    pipe.feeds_closed()
+    assert "FileFeedStorage" in crawler.stats.get_value("newscrawl/exported_file_error")
+    later = build_from_crawler(DuplicatesPipeline, _crawler(**state))
+    assert later.process_item(lost) is lost
+
+
+def test_this_runs_repeats_are_skipped_but_not_counted_as_exported_before() -> None:
+    crawler = _crawler()
+    pipe = build_from_crawler(DuplicatesPipeline, crawler)
+    mw = build_from_crawler(SkipExportedMiddleware, crawler)
+    _export(pipe, _article("http://news.example/2024/05/a-story-about-boats", "Boats."))
+    copy = Request("http://news.example/2024/05/a-story-about-boats?utm_source=feed",
+                   meta={"newscrawl_page": True})
+    assert list(mw.process_spider_output(None, [copy])) == []
+    assert crawler.stats.get_value("newscrawl/skipped/exported_before") is None
+    assert crawler.stats.get_value("newscrawl/skipped/exported_this_run") == 1
 
 
 def test_without_deduplication_nothing_is_skipped() -> None:
