@@ -21,13 +21,28 @@ from urllib.parse import urljoin, urlsplit
 import scrapy
 from lxml import etree
 from scrapy import signals
-from scrapy.exceptions import CloseSpider, IgnoreRequest
+from scrapy.exceptions import (
+    CannotResolveHostError,
+    CloseSpider,
+    DownloadCancelledError,
+    DownloadConnectionRefusedError,
+    DownloadFailedError,
+    DownloadTimeoutError,
+    IgnoreRequest,
+    ResponseDataLossError,
+    UnsupportedURLSchemeError,
+)
 from scrapy.http import Request, Response, TextResponse
 from scrapy.linkextractors import LinkExtractor
 from scrapy.spidermiddlewares.httperror import HttpError
 from scrapy.utils.gz import gunzip, gzip_magic_number
 from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
+from twisted.internet.defer import CancelledError
+from twisted.internet.error import ConnectionRefusedError as TxConnectionRefusedError
+from twisted.internet.error import DNSLookupError, TCPTimedOutError
+from twisted.internet.error import TimeoutError as TxTimeoutError
 from twisted.python.failure import Failure
+from twisted.web._newclient import ResponseFailed
 
 from newscrawl.extraction.dates import parse_date, url_date
 from newscrawl.extraction.decode import looks_binary
@@ -52,33 +67,36 @@ _FEED_LINK_TAGS = (
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 
 
+_FAILURE_TYPES: tuple[tuple[type[BaseException] | tuple[type[BaseException], ...], str], ...] = (
+    ((DownloadTimeoutError, TxTimeoutError, TCPTimedOutError), "timeout"),
+    ((DownloadConnectionRefusedError, TxConnectionRefusedError), "connection_refused"),
+    ((CannotResolveHostError, DNSLookupError), "dns"),
+    (ResponseDataLossError, "data_loss"),
+    ((DownloadFailedError, ResponseFailed), "download_failed"),
+    (UnsupportedURLSchemeError, "unsupported_scheme"),
+)
+_IGNORED_COUNTERS = (("robotstxt/forbidden", "robots_txt"), ("offsite/filtered", "offsite"))
+"""Scrapy's middlewares raise a plain ``IgnoreRequest``, each after counting it under its own
+key; the counter, not the message, tells which one refused a request."""
+
+
 def failure_reason(failure: Failure) -> str:
-    """A short, stable stats key for why a request produced no response."""
+    """A short, stable stats key for why a request produced no response, from the exception's
+    type. An ``IgnoreRequest`` is ``ignored`` here; ``NewsSpider.on_error`` tells which
+    middleware raised it."""
     exc = failure.value
     if isinstance(exc, HttpError):
         return f"http_{exc.response.status}"
     if isinstance(exc, IgnoreRequest):
-        msg = str(exc).lower()
-        if "robots.txt" in msg:
-            return "robots_txt"
-        if "redirect" in msg:
-            return "redirect_loop"
-        if "offsite" in msg:
-            return "offsite"
         return "ignored"
-    name = type(exc).__name__
-    lowered = name.lower()
-    if "timeout" in lowered:
-        return "timeout"
-    if "cancel" in lowered:
-        return "too_large"  # Scrapy cancels a download only when it passes DOWNLOAD_MAXSIZE
-    if "refused" in lowered:
-        return "connection_refused"
-    if "dns" in lowered or "resolve" in lowered:
-        return "dns"
-    if "dataloss" in lowered or "partial" in lowered:
-        return "data_loss"
-    return _CAMEL.sub("_", name.removesuffix("Error")).lower() or "download_error"
+    if isinstance(exc, DownloadCancelledError):
+        # the engine cancelling a download (shutdown) wraps Twisted's CancelledError; the
+        # download handler raises it on its own only past DOWNLOAD_MAXSIZE
+        return "cancelled" if isinstance(exc.__cause__, CancelledError) else "too_large"
+    for types, reason in _FAILURE_TYPES:
+        if isinstance(exc, types):
+            return reason
+    return _CAMEL.sub("_", type(exc).__name__.removesuffix("Error")).lower() or "download_error"
 
 
 class NewsSpider(scrapy.Spider):
@@ -114,6 +132,7 @@ class NewsSpider(scrapy.Spider):
         self.sites: dict[str, SiteConfig] = {c.name: c for c in configs}
         self.allowed_domains = sorted({d for c in configs for d in c.allowed_domains})
         self.exported: Counter[str] = Counter()
+        self._ignored_claimed: Counter[str] = Counter()
         # Domains are checked by SiteConfig.may_request: LinkExtractor's allow_domains
         # compares the netloc, port included, so it rejects every link of host:port sites.
         self._link_extractors = {c.name: LinkExtractor(deny=c.deny, unique=True)
@@ -294,12 +313,29 @@ class NewsSpider(scrapy.Spider):
         """Count and log a failed request in one line; Scrapy would log a traceback."""
         request = failure.request
         reason = failure_reason(failure)
+        if reason == "ignored":
+            reason = self._ignored_reason(request)
         if request.meta.get("newscrawl_page"):
             self.crawler.stats.inc_value(f"newscrawl/dropped/{reason}")
             logger.info("Dropped page %s: %s (%s)", request.url, reason,
                         failure.getErrorMessage())
         else:
             self._discovery_failed(request.url, reason, failure.getErrorMessage())
+
+    def _ignored_reason(self, request: Request) -> str:
+        """Which middleware ignored the request: one whose counter (``robotstxt/forbidden``,
+        ``offsite/filtered``) holds a refusal no errback has claimed yet, else the redirect
+        middleware when the request used up its redirects, else ``ignored``."""
+        stats = self.crawler.stats
+        for key, reason in _IGNORED_COUNTERS:
+            if stats.get_value(key, 0) > self._ignored_claimed[key]:
+                self._ignored_claimed[key] += 1
+                return reason
+        max_redirects = self.crawler.settings.getint("REDIRECT_MAX_TIMES")
+        if (request.meta.get("redirect_times", 0) >= max_redirects
+                or request.meta.get("redirect_ttl") == 0):
+            return "redirect_loop"
+        return "ignored"
 
     def _discovery_failed(self, url: str, reason: str, detail: str = "") -> None:
         self.crawler.stats.inc_value(f"newscrawl/discovery_failed/{reason}")
