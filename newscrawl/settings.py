@@ -9,6 +9,7 @@ BOT_NAME = "newscrawl"
 
 SPIDER_MODULES = ["newscrawl.spiders"]
 NEWSPIDER_MODULE = "newscrawl.spiders"
+COMMANDS_MODULE = "newscrawl.scrapy_commands"  # crawl: the spider's -a arguments checked first
 
 # -o/-O name the output; NEWSCRAWL_DEFAULT_FEEDS (below) only when they do not (newscrawl/feeds.py)
 ADDONS = {"newscrawl.feeds.DefaultFeed": 0}

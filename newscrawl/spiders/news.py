@@ -99,6 +99,45 @@ def failure_reason(failure: Failure) -> str:
     return _CAMEL.sub("_", type(exc).__name__.removesuffix("Error")).lower() or "download_error"
 
 
+def sites_from_arguments(url: str | None = None, sites: str | None = None,
+                         site: str | None = None, max_items: str | None = None,
+                         max_depth: str | None = None, **unused: Any) -> list[SiteConfig]:
+    """The sites the spider's ``-a`` arguments name. A ``ValueError`` says, in one line, what
+    is wrong (with the valid site names when there are some); ``scrapy crawl`` reports it as a
+    usage error before the crawl starts (``newscrawl/scrapy_commands/crawl.py``)."""
+    if sites:
+        try:
+            configs = load_sites(sites)
+        except OSError as exc:
+            raise ValueError(f"-a sites={sites}: {exc.strerror or exc}") from None
+        except ValueError as exc:
+            raise ValueError(f"-a sites={sites}: {exc}") from None
+        if site:
+            names = [c.name for c in configs]
+            configs = [c for c in configs if c.name == site]
+            if not configs:
+                raise ValueError(f"-a site={site}: no such site in {sites}; its sites: "
+                                 + ", ".join(names))
+    elif url:
+        try:
+            configs = [site_from_url(url)]
+        except ValueError as exc:
+            raise ValueError(f"-a url={url}: {exc}") from None
+    else:
+        raise ValueError("give -a url=https://... or -a sites=sites.toml")
+    for name, value in (("max_items", max_items), ("max_depth", max_depth)):
+        if value is not None:
+            try:
+                number = int(value)
+            except ValueError:
+                raise ValueError(f"-a {name}={value}: give a whole number") from None
+            if number < 0:
+                raise ValueError(f"-a {name}={value}: give a number >= 0")
+            for config in configs:
+                setattr(config, name, number)
+    return configs
+
+
 class NewsSpider(scrapy.Spider):
     """``scrapy crawl news -a url=https://example.com/`` or ``-a sites=sites.toml``.
 
@@ -114,21 +153,8 @@ class NewsSpider(scrapy.Spider):
                  site: str | None = None, max_items: str | None = None,
                  max_depth: str | None = None, **kwargs: Any):
         super().__init__(**kwargs)
-        if sites:
-            configs = load_sites(sites)
-            if site:
-                configs = [c for c in configs if c.name == site]
-                if not configs:
-                    raise ValueError(f"no site named {site!r} in {sites}")
-        elif url:
-            configs = [site_from_url(url)]
-        else:
-            raise ValueError("give -a url=https://... or -a sites=sites.toml")
-        for config in configs:
-            if max_items is not None:
-                config.max_items = int(max_items)
-            if max_depth is not None:
-                config.max_depth = int(max_depth)
+        configs = sites_from_arguments(url=url, sites=sites, site=site, max_items=max_items,
+                                       max_depth=max_depth)
         self.sites: dict[str, SiteConfig] = {c.name: c for c in configs}
         self.allowed_domains = sorted({d for c in configs for d in c.allowed_domains})
         self.exported: Counter[str] = Counter()
@@ -137,6 +163,12 @@ class NewsSpider(scrapy.Spider):
         # compares the netloc, port included, so it rejects every link of host:port sites.
         self._link_extractors = {c.name: LinkExtractor(deny=c.deny, unique=True)
                                  for c in configs}
+
+    @classmethod
+    def check_arguments(cls, **kwargs: Any) -> None:
+        """Raise ``ValueError`` for ``-a`` arguments the spider cannot run with; ``scrapy
+        crawl`` asks before it starts the crawl."""
+        sites_from_arguments(**kwargs)
 
     @classmethod
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> NewsSpider:
