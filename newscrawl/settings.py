@@ -88,6 +88,7 @@ ITEM_PIPELINES = {
     "newscrawl.pipelines.WarcArchivePipeline": 200,
     "newscrawl.pipelines.ExtractionPipeline": 300,
     "newscrawl.pipelines.DuplicatesPipeline": 400,
+    "newscrawl.limits.MaxItemsPipeline": 450,  # a site's max_items, exact
 }
 
 # Export articles as JSON lines here when the command line names no output (-o/-O replace

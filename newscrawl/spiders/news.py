@@ -20,7 +20,6 @@ from urllib.parse import urljoin, urlsplit
 
 import scrapy
 from lxml import etree
-from scrapy import signals
 from scrapy.exceptions import (
     CannotResolveHostError,
     CloseSpider,
@@ -46,7 +45,7 @@ from twisted.web._newclient import ResponseFailed
 
 from newscrawl.extraction.dates import parse_date, url_date
 from newscrawl.extraction.decode import looks_binary
-from newscrawl.items import Article, Page
+from newscrawl.items import Page
 from newscrawl.pipelines import since_day
 from newscrawl.spiders.sites import SiteConfig, load_sites, site_from_url
 
@@ -174,7 +173,6 @@ class NewsSpider(scrapy.Spider):
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> NewsSpider:
         spider = super().from_crawler(crawler, *args, **kwargs)
         spider.since = since_day(crawler.settings)
-        crawler.signals.connect(spider._item_scraped, signal=signals.item_scraped)
         return spider
 
     def _before_since(self, url: str, dated: str | None = None) -> bool:
@@ -190,9 +188,16 @@ class NewsSpider(scrapy.Spider):
             return True
         return False
 
-    def _item_scraped(self, item: Any) -> None:
-        if isinstance(item, Article) and item.site:
-            self.exported[item.site] += 1
+    def take_article(self, site_name: str | None) -> bool:
+        """Count an article towards its site's ``max_items``; False when the site is full
+        (``newscrawl.limits.MaxItemsPipeline`` drops it then)."""
+        site = self.sites.get(site_name or "")
+        if site is None:
+            return True
+        if self._full(site):
+            return False
+        self.exported[site.name] += 1
+        return True
 
     def _full(self, site: SiteConfig) -> bool:
         return bool(site.max_items) and self.exported[site.name] >= site.max_items
