@@ -1,5 +1,5 @@
-"""Item pipelines: a raw ``Page`` is archived in a WARC file when asked (200), becomes an
-``Article`` (300), then repeats are removed (400).
+"""Item pipelines: a raw ``Page`` becomes an ``Article`` (300), then repeats are removed (400)
+(``newscrawl.warc`` archives the responses themselves, ``newscrawl.limits`` caps a site).
 
 Every drop is one ``DropItem`` subclass logged at INFO and counted twice: by Scrapy's CoreStats
 (``item_dropped_reasons_count/<Class>``) and under ``newscrawl/dropped/<reason>``, the key the
@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import io
 import json
 import logging
-import os
 import re
 import tempfile
 import time
@@ -22,7 +20,6 @@ import unicodedata
 import weakref
 from dataclasses import fields
 from datetime import date
-from http import HTTPStatus
 from pathlib import Path
 from typing import Any, Self
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -211,88 +208,6 @@ def article_item(art: Extracted, url: str, *, crawled_at: str, model_version: st
         tags=list(art.tags),
     )
     return Article(**values)
-
-
-class WarcArchivePipeline:
-    """Every downloaded page into a WARC file (``NEWSCRAWL_WARC_DIR``), before extraction.
-
-    A corpus is extracted again when the model improves, and a recrawl would not find the same
-    pages: ``newscrawl extract FILE.warc.gz`` reads this archive back through the same library.
-    Each page is a ``response`` record: the status line, the ``Content-Type`` the server sent
-    (its charset decides the decoding) and the body as Scrapy delivered it, after transfer and
-    content decoding, with the capture time as ``WARC-Date``. A write that fails (a full disk)
-    is logged and counted, and the crawl goes on without archiving.
-    """
-
-    def __init__(self, crawler: Crawler, directory: Path):
-        self.crawler = crawler
-        self.stats = crawler.stats
-        self.directory = directory
-        self.path: Path | None = None
-        self._file: Any = None
-        self._writer: Any = None
-
-    @classmethod
-    def from_crawler(cls, crawler: Crawler) -> Self:
-        directory = crawler.settings.get("NEWSCRAWL_WARC_DIR")
-        if not directory:
-            raise NotConfigured("NEWSCRAWL_WARC_DIR is not set: pages are not archived")
-        return cls(crawler, Path(directory))
-
-    def open_spider(self) -> None:
-        from warcio.warcwriter import WARCWriter
-
-        name = getattr(self.crawler.spider, "name", "crawl")
-        started = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-        self.directory.mkdir(parents=True, exist_ok=True)
-        self.path = self.directory / f"{name}-{started}-{os.getpid()}.warc.gz"
-        self._file = self.path.open("xb")
-        self._writer = WARCWriter(self._file, gzip=True)
-        self._writer.write_record(self._writer.create_warcinfo_record(
-            self.path.name, {"software": "newscrawl", "format": "WARC File Format 1.1"}))
-        self.stats.set_value("newscrawl/warc/file", str(self.path))
-        logger.info("Archiving downloaded pages in %s", self.path)
-
-    def close_spider(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = self._writer = None
-
-    def process_item(self, item: Any) -> Any:
-        if not isinstance(item, Page) or self._writer is None:
-            return item
-        from warcio.statusandheaders import StatusAndHeaders
-
-        page = ItemAdapter(item)
-        headers = [("Content-Type", page["content_type"])] if page["content_type"] else []
-        http = StatusAndHeaders(f"{page['status']} {_reason(page['status'])}", headers,
-                                protocol="HTTP/1.1")
-        warc_headers = {"WARC-Date": _warc_date(page["crawled_at"])} if page["crawled_at"] else {}
-        try:
-            record = self._writer.create_warc_record(
-                page["url"], "response", payload=io.BytesIO(page["body"]), http_headers=http,
-                warc_headers_dict=warc_headers)
-            self._writer.write_record(record)
-            self._file.flush()
-        except OSError as exc:
-            logger.error("Archiving stopped: %s: %s", self.path, exc)
-            self.stats.inc_value("newscrawl/warc/write_failed")
-            self.close_spider()
-            return item
-        self.stats.inc_value("newscrawl/warc/records")
-        return item
-
-
-def _reason(status: int) -> str:
-    try:
-        return HTTPStatus(status).phrase
-    except ValueError:
-        return "Unknown"
-
-
-def _warc_date(crawled_at: str) -> str:
-    """``2025-03-05T08:00:00+00:00`` as WARC writes times (``2025-03-05T08:00:00Z``)."""
-    return crawled_at.replace("+00:00", "Z")
 
 
 class ExtractionPipeline:

@@ -27,7 +27,7 @@ NEWSCRAWL_EXPORTED_FILE = None
 # dated before it are not requested. None: no limit.
 NEWSCRAWL_SINCE = None
 NEWSCRAWL_STATS_FILE = None  # write the final stats as JSON here (the demo's summary reads it)
-NEWSCRAWL_WARC_DIR = None  # archive every downloaded page in a .warc.gz here (re-extract later)
+NEWSCRAWL_WARC_DIR = None  # archive every response as it came, in a .warc.gz here (warc.py)
 
 # Crawl responsibly by identifying yourself (and your website) on the user-agent
 USER_AGENT = "newscrawl/0.1 (+https://github.com/newscrawl/newscrawl; news text corpus crawler)"
@@ -81,11 +81,15 @@ EXTENSIONS = {
     "newscrawl.extensions.StatsFile": 500,
 }
 
-# Configure item pipelines: raw Page archived (200, only with NEWSCRAWL_WARC_DIR set) ->
-# Article (300), then repeats removed (400)
+# Every response archived as it came, next to the download handler (only with NEWSCRAWL_WARC_DIR)
+# See https://docs.scrapy.org/en/latest/topics/downloader-middleware.html
+DOWNLOADER_MIDDLEWARES = {
+    "newscrawl.warc.WarcArchiveMiddleware": 950,
+}
+
+# Configure item pipelines: raw Page -> Article (300), then repeats removed (400)
 # See https://docs.scrapy.org/en/latest/topics/item-pipeline.html
 ITEM_PIPELINES = {
-    "newscrawl.pipelines.WarcArchivePipeline": 200,
     "newscrawl.pipelines.ExtractionPipeline": 300,
     "newscrawl.pipelines.DuplicatesPipeline": 400,
     "newscrawl.limits.MaxItemsPipeline": 450,  # a site's max_items, exact

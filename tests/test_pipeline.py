@@ -23,7 +23,6 @@ from newscrawl.pipelines import (
     TooOld,
     TooShort,
     Unusable,
-    WarcArchivePipeline,
     canonical,
     page_kind,
     text_hash,
@@ -369,42 +368,3 @@ def test_word_count_counts_cjk_as_half_words() -> None:
     assert word_count("three plain words") == 3
     assert word_count("海港市新建地铁") == 3.5
     assert word_count("") == 0
-
-
-def test_warc_archive_is_off_unless_a_directory_is_set() -> None:
-    with pytest.raises(NotConfigured):
-        build_from_crawler(WarcArchivePipeline, get_crawler(settings_dict={}))
-
-
-def test_warc_archive_write_failure_is_counted_and_the_crawl_goes_on(
-        tmp_path: Path, site: tuple[Path, dict]) -> None:
-    from warcio.archiveiterator import ArchiveIterator
-
-    crawler = _crawler(NEWSCRAWL_WARC_DIR=str(tmp_path))
-    pipeline = build_from_crawler(WarcArchivePipeline, crawler)
-    pipeline.open_spider()
-    first = _page(site[0], "/", content_type="text/html; charset=utf-8")
-    assert pipeline.process_item(first) is first
-
-    class FullDisk:
-        def write(self, data: bytes) -> int:
-            raise OSError(28, "No space left on device")
-
-        def flush(self) -> None: ...
-
-    pipeline._writer.out = FullDisk()
-    second = _page(site[0], "/")
-    assert pipeline.process_item(second) is second  # passed on to extraction all the same
-    assert pipeline.process_item(_page(site[0], "/")) is not None
-    pipeline.close_spider()
-    stats = crawler.stats.get_stats()
-    assert (stats["newscrawl/warc/records"], stats["newscrawl/warc/write_failed"]) == (1, 1)
-    # what was written before the failure is a readable archive
-    with open(stats["newscrawl/warc/file"], "rb") as f:
-        records = [(r.rec_type, r.rec_headers.get_header("WARC-Target-URI"),
-                    r.rec_headers.get_header("WARC-Date"),
-                    r.http_headers.get_header("Content-Type") if r.http_headers else None)
-                   for r in ArchiveIterator(f)]
-    assert records == [("warcinfo", None, records[0][2], None),
-                       ("response", "http://news.example/", "2024-06-01T00:00:00Z",
-                        "text/html; charset=utf-8")]

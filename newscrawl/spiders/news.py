@@ -48,6 +48,7 @@ from newscrawl.extraction.decode import looks_binary
 from newscrawl.items import Page
 from newscrawl.pipelines import since_day
 from newscrawl.spiders.sites import SiteConfig, load_sites, site_from_url
+from newscrawl.warc import CAPTURED_AT
 
 logger = logging.getLogger(__name__)
 
@@ -328,7 +329,9 @@ class NewsSpider(scrapy.Spider):
             site=site.name,
             url_kind=site.url_kind(response.url),
             found_via=response.meta.get("found_via", "link"),
-            crawled_at=datetime.now(UTC).isoformat(timespec="seconds"),
+            # when the response arrived: the WARC record's date, when there is an archive
+            crawled_at=response.meta.get(CAPTURED_AT)
+            or datetime.now(UTC).isoformat(timespec="seconds"),
         )
         hops = response.meta.get("hops", 0)
         if not isinstance(response, TextResponse) or looks_binary(response.body[:2048]):
