@@ -184,6 +184,16 @@ def page_kind(url_kind: str, page_type: str | None, found_via: str, words: float
     return score >= 1, f"score {score:+d}: " + ", ".join(why)
 
 
+def article_decision(art: Extracted, url_kind: str, found_via: str,
+                     min_words: float) -> tuple[bool, str]:
+    """Whether an extracted page is an article, and why. The one decision the crawl's
+    pipeline and ``newscrawl extract`` on a crawl's WARC make, so that both export the same
+    pages; whatever decides (``page_kind`` today) is called here and nowhere else."""
+    words = word_count(art.text)
+    prose = sum(n for n in map(word_count, art.paragraphs) if n >= LONG_PARAGRAPH)
+    return page_kind(url_kind, art.page_type, found_via, words, prose, min_words)
+
+
 _COPIED = [f.name for f in fields(Article)]
 
 
@@ -276,11 +286,9 @@ class ExtractionPipeline:
         if not art.ok:
             raise self._drop(Unusable(art.reason or "no_text",
                                       f"{url}: no text ({art.reason or 'no_text'})"))
-        paragraphs = art.paragraphs
         words = word_count(art.text)
-        prose = sum(n for n in map(word_count, paragraphs) if n >= LONG_PARAGRAPH)
-        is_article, why = page_kind(page["url_kind"], art.page_type, page["found_via"], words,
-                                    prose, self.min_words)
+        is_article, why = article_decision(art, page["url_kind"], page["found_via"],
+                                           self.min_words)
         if not is_article:
             raise self._drop(NotAnArticle(f"{url}: not an article ({why})"))
         if words < self.min_words:
