@@ -106,7 +106,6 @@ def test_failure_reasons() -> None:
         DownloadConnectionRefusedError,
         DownloadTimeoutError,
     )
-    from twisted.internet.defer import CancelledError
     from twisted.internet.error import DNSLookupError
 
     request = Request("https://n.example/x")
@@ -114,10 +113,6 @@ def test_failure_reasons() -> None:
     assert failure_reason(_failure(HttpError(response))) == "http_503"
     assert failure_reason(_failure(DownloadTimeoutError("took too long"))) == "timeout"
     assert failure_reason(_failure(DownloadCancelledError("too big"))) == "too_large"
-    try:
-        raise DownloadCancelledError("shutting down") from CancelledError()
-    except DownloadCancelledError:
-        assert failure_reason(Failure()) == "cancelled"
     assert failure_reason(_failure(DownloadConnectionRefusedError("no"))) == "connection_refused"
     assert failure_reason(_failure(CannotResolveHostError("n.example"))) == "dns"
     assert failure_reason(_failure(DNSLookupError("n.example"))) == "dns"

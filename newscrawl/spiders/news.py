@@ -36,7 +36,6 @@ from scrapy.linkextractors import LinkExtractor
 from scrapy.spidermiddlewares.httperror import HttpError
 from scrapy.utils.gz import gunzip, gzip_magic_number
 from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
-from twisted.internet.defer import CancelledError
 from twisted.internet.error import ConnectionRefusedError as TxConnectionRefusedError
 from twisted.internet.error import DNSLookupError, TCPTimedOutError
 from twisted.internet.error import TimeoutError as TxTimeoutError
@@ -90,9 +89,9 @@ def failure_reason(failure: Failure) -> str:
     if isinstance(exc, IgnoreRequest):
         return "ignored"
     if isinstance(exc, DownloadCancelledError):
-        # the engine cancelling a download (shutdown) wraps Twisted's CancelledError; the
-        # download handler raises it on its own only past DOWNLOAD_MAXSIZE
-        return "cancelled" if isinstance(exc.__cause__, CancelledError) else "too_large"
+        # Scrapy's HTTP handler cancels a download when it passes DOWNLOAD_MAXSIZE (the
+        # declared length, or the bytes received); its timeout is DownloadTimeoutError
+        return "too_large"
     for types, reason in _FAILURE_TYPES:
         if isinstance(exc, types):
             return reason
