@@ -81,9 +81,11 @@ EXTENSIONS = {
     "newscrawl.extensions.StatsFile": 500,
 }
 
-# Every response archived as it came, next to the download handler (only with NEWSCRAWL_WARC_DIR)
+# A full site's queued pages are not downloaded (50); every response is archived as it came,
+# next to the download handler (950, only with NEWSCRAWL_WARC_DIR)
 # See https://docs.scrapy.org/en/latest/topics/downloader-middleware.html
 DOWNLOADER_MIDDLEWARES = {
+    "newscrawl.limits.SiteFullMiddleware": 50,  # a full site's queued pages are not downloaded
     "newscrawl.warc.WarcArchiveMiddleware": 950,
 }
 

@@ -13,7 +13,7 @@ from scrapy.utils.test import get_crawler
 
 from newscrawl.demo import crawl_command, crawl_env
 from newscrawl.items import Article
-from newscrawl.limits import MaxItemsPipeline, SiteFull
+from newscrawl.limits import MaxItemsPipeline, SiteFull, SiteFullMiddleware
 from newscrawl.spiders.news import NewsSpider
 
 
@@ -39,6 +39,33 @@ def test_each_article_takes_a_place_until_the_site_is_full() -> None:
         raise AssertionError("a third article passed max_items = 2")
     other = _article("http://other.example/1", "other.example")  # no such site: no limit
     assert pipe.process_item(other) is other
+    assert crawler.stats.get_value("newscrawl/dropped/site_full") == 1
+
+
+def test_a_full_sites_queued_pages_are_not_downloaded() -> None:
+    from scrapy import Request
+    from scrapy.exceptions import IgnoreRequest
+    from twisted.python.failure import Failure
+
+    crawler = get_crawler(NewsSpider)
+    crawler.stats.open_spider()
+    spider = crawler.spider = NewsSpider.from_crawler(crawler, url="http://n.example/",
+                                                      max_items="1")
+    mw = build_from_crawler(SiteFullMiddleware, crawler)
+    page = Request("http://n.example/2024/05/a-queued-story",
+                   meta={"newscrawl_page": True, "site": "n.example"})
+    assert mw.process_request(page) is None  # not full yet
+    assert spider.take_article("n.example")
+    sitemap = Request("http://n.example/sitemap.xml", meta={"site": "n.example"})
+    assert mw.process_request(sitemap) is None  # only pages are refused
+    try:
+        mw.process_request(page)
+    except IgnoreRequest:
+        failure = Failure()
+    else:
+        raise AssertionError("a full site's page was let through")
+    failure.request = page
+    spider.on_error(failure)
     assert crawler.stats.get_value("newscrawl/dropped/site_full") == 1
 
 

@@ -202,6 +202,11 @@ class NewsSpider(scrapy.Spider):
     def _full(self, site: SiteConfig) -> bool:
         return bool(site.max_items) and self.exported[site.name] >= site.max_items
 
+    def site_full(self, site_name: str | None) -> bool:
+        """The site has its ``max_items`` articles (``newscrawl.limits``)."""
+        site = self.sites.get(site_name or "")
+        return site is not None and self._full(site)
+
     async def start(self) -> AsyncIterator[Any]:
         for site in self.sites.values():
             for url in site.start_urls:
@@ -363,13 +368,16 @@ class NewsSpider(scrapy.Spider):
 
     def _ignored_reason(self, request: Request) -> str:
         """Which middleware ignored the request: one whose counter (``robotstxt/forbidden``,
-        ``offsite/filtered``) holds a refusal no errback has claimed yet, else the redirect
-        middleware when the request used up its redirects, else ``ignored``."""
+        ``offsite/filtered``) holds a refusal no errback has claimed yet, else ours when the
+        request's site is full, else the redirect middleware when the request used up its
+        redirects, else ``ignored``."""
         stats = self.crawler.stats
         for key, reason in _IGNORED_COUNTERS:
             if stats.get_value(key, 0) > self._ignored_claimed[key]:
                 self._ignored_claimed[key] += 1
                 return reason
+        if self.site_full(request.meta.get("site")):
+            return "site_full"  # newscrawl.limits.SiteFullMiddleware
         max_redirects = self.crawler.settings.getint("REDIRECT_MAX_TIMES")
         if (request.meta.get("redirect_times", 0) >= max_redirects
                 or request.meta.get("redirect_ttl") == 0):
