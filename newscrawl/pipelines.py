@@ -34,6 +34,7 @@ from w3lib.url import canonicalize_url
 from newscrawl import feeds
 from newscrawl.extraction import Article as Extracted
 from newscrawl.extraction import Extractor, SiteMemory
+from newscrawl.extraction.text import CJK_CHAR
 from newscrawl.items import Article, Page
 
 logger = logging.getLogger(__name__)
@@ -54,7 +55,6 @@ on every page)."""
 LONG_PARAGRAPH = 30
 """Word-equivalents from which a paragraph counts as running prose rather than a teaser."""
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 _WORD = re.compile(r"\w+")
 _SPACE = re.compile(r"\s+")
 _TRACKING = re.compile(r"^(utm_\w+|fbclid|gclid|mc_cid|mc_eid|ocid|cmpid|ref|share)$", re.I)
@@ -105,8 +105,8 @@ class DuplicateText(NewscrawlDrop):
 
 def word_count(text: str) -> float:
     """Words, with a CJK character as half a word (Chinese words average ~1.7 characters)."""
-    cjk = len(_CJK.findall(text))
-    return len(_WORD.findall(_CJK.sub(" ", text))) + cjk / 2
+    cjk = len(CJK_CHAR.findall(text))
+    return len(_WORD.findall(CJK_CHAR.sub(" ", text))) + cjk / 2
 
 
 def text_hash(text: str) -> str:

@@ -6,7 +6,8 @@ import numpy as np
 
 from .clean import LINE_BREAK
 from .decode import MOJIBAKE, unmangled
-from .features import NodeTable, collapse_spaces
+from .features import NodeTable
+from .text import collapse_spaces
 
 
 def smooth(table: NodeTable, proba: np.ndarray) -> np.ndarray:

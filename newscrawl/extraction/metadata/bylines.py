@@ -13,7 +13,6 @@ from itertools import chain, islice
 
 from lxml import etree
 
-from newscrawl.extraction.clean import hides
 from newscrawl.extraction.meta_jsonld import JsonLd
 from newscrawl.extraction.metadata.authors import (
     AUTHOR_LABEL,
@@ -30,7 +29,6 @@ from newscrawl.extraction.metadata.authors import (
 )
 from newscrawl.extraction.metadata.collect import (
     _AUTHOR_KEYS,
-    _CJK_CHAR,
     _TEXT_CONTENT,
     _Collected,
     _first,
@@ -49,6 +47,7 @@ from newscrawl.extraction.metadata.walk import (
     _strings_below,
     _strings_down,
 )
+from newscrawl.extraction.text import CJK_CHAR, hides
 
 _BYLINE = etree.XPath(
     "(//@class[contains(.,'byline') or contains(.,'Byline') or contains(.,'author')"
@@ -336,8 +335,8 @@ def _text_byline(root: etree._Element, c: _Collected,
     the article, where author boxes sit (comments, navigation and the page footer skipped)."""
     # Chinese, Japanese and Korean credit lines are looked for only on a page whose <title> or
     # headline is written in Han, kana or Hangul: scanning every page's texts cost 0.6 ms.
-    cjk = bool(_CJK_CHAR.search(c.title or "")) or (
-        h1 is not None and bool(_CJK_CHAR.search(_TEXT_CONTENT(h1))))
+    cjk = bool(CJK_CHAR.search(c.title or "")) or (
+        h1 is not None and bool(CJK_CHAR.search(_TEXT_CONTENT(h1))))
     if h1 is None:
         return _cjk_byline(_strings_down(root, c, h1)) if cjk else ()
     return (_labelled_byline(_after_headline(c, h1, _BYLINE_TEXTS), near=True)

@@ -18,6 +18,7 @@ from lxml import etree
 
 from newscrawl.extraction.decode import readable
 from newscrawl.extraction.meta_jsonld import JsonLd
+from newscrawl.extraction.text import letters_key
 
 if TYPE_CHECKING:
     from newscrawl.extraction.metadata.walk import _Walk
@@ -85,7 +86,6 @@ _TAG_KEYS = ("article:tag", "news_keywords", "keywords", "parsely-tags", "sailth
              "shareaholic:keywords", "dcterms.subject", "citation_keywords")
 _SECTION_KEYS = ("article:section", "section", "parsely-section", "category", "articlesection")
 _LANGUAGE_KEYS = ("content-language", "og:locale", "language", "dc.language", "inlanguage")
-_NON_ALNUM = re.compile(r"[\W_]+")
 _WORD = re.compile(r"\w+")
 _RDFA_PREFIX = re.compile(r"^(dc|dcterms):")
 
@@ -116,7 +116,7 @@ def _plain(value: str | None, limit: int = _MAX_TEXT) -> str | None:
 def _key(text: str) -> str:
     """Cached: the title rules key the same few pieces (the site's names, each side of each
     separator) a dozen times a page, and a regex substitution costs ~1 us a call."""
-    return _NON_ALNUM.sub("", text.casefold())
+    return letters_key(text)
 
 
 @lru_cache(maxsize=64)

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from lxml import etree
 
-from newscrawl.extraction.clean import SCREEN_READER_CLASSES, hides
+from newscrawl.extraction.text import HIDING_CLASSES, hides, screen_reader_only
 
 # Permalink anchors (Sphinx "¶", "§") and icon-font glyphs (private use area) that themes put
 # at the end of a heading: never part of the headline.
@@ -19,12 +19,9 @@ _HEADING_END = _HEADING_GLYPHS + " "
 _HEADING_END_SET = frozenset(_HEADING_END)
 _HEADING_SKIP = frozenset({"button", "script", "style", "noscript", "template", "select",
                            "svg", "time", "h2", "h3", "h4", "h5", "h6"})
-_SCREEN_READER_ONLY = frozenset(SCREEN_READER_CLASSES) | {"hidden", "d-none"}
-"""Class tokens of headings, or of their parts, that a reader does not see: screen-reader
-text, and the utility classes that hide an element."""
 _HEADING_LABELS = frozenset({"label", "badge"})
 """Class tokens of the chips a forum or shop puts before a headline ("News", "[Vocabulary]")."""
-_HEADING_HIDDEN = _HEADING_LABELS | _SCREEN_READER_ONLY
+_HEADING_HIDDEN = _HEADING_LABELS | HIDING_CLASSES
 _HEADING_ASIDES = ("comment", "subtitle", "tagline", "visuallyhidden")
 """Parts of class tokens of what a heading holds beside its headline: a comment count, a
 subtitle or tagline set in smaller type ("Night Edition" over "Complete plant-based meal"),
@@ -91,8 +88,8 @@ def _spoken_heading(el: etree._Element) -> etree._Element:
         classes = (child.get("class") or "").lower().split()
         # Screen-reader classes as `clean` reads them ("usa-sr-only"), and CSS modules'
         # "utils_visuallyHidden__x1".
-        if child is not el and any(c.endswith(SCREEN_READER_CLASSES) or "visuallyhidden" in c
-                                   for c in classes):
+        if child is not el and (screen_reader_only(classes)
+                                or any("visuallyhidden" in c for c in classes)):
             spoken = "".join("".join(child.itertext()).split()).casefold()
             if spoken and spoken in hidden_letters:
                 return child
@@ -112,6 +109,7 @@ def _heading_pieces(el: etree._Element) -> Iterator[str | None]:
         classes = ((child.get("class") or "") + " " + (child.get("id") or "")).lower().split()
         if child.tag not in _HEADING_SKIP and not hides(child) and not (
                 child.get("aria-hidden") == "true" or _HEADING_HIDDEN & set(classes)
+                or screen_reader_only(classes)
                 or any(part in c for c in classes for part in _HEADING_ASIDES)):
             block = child.tag in _BLOCK_TAGS
             if block:

@@ -18,7 +18,6 @@ from newscrawl.extraction.meta_jsonld import JsonLd
 from newscrawl.extraction.metadata.authors import AUTHOR_LABEL, AUTHOR_LABELLED, BY_ONLY, BY_PREFIX
 from newscrawl.extraction.metadata.collect import (
     _GENERIC_DATE_KEYS,
-    _NON_ALNUM,
     _PUBLISHED_KEYS,
     _TEXT_CONTENT,
     _Collected,
@@ -35,6 +34,7 @@ from newscrawl.extraction.metadata.walk import (
     _outside_article,
     _strings_down,
 )
+from newscrawl.extraction.text import letters_key
 
 _FAR_DATE_TRIES = 8
 """Texts below the headline searched for a labelled byline or date (an article's length)."""
@@ -435,7 +435,7 @@ def _publication_name(key: str) -> bool:
     """A meta name not in _PUBLISHED_KEYS that names the publication date (_PUBLISHED_NAME)."""
     if "pub" not in key:
         return False
-    key = _NON_ALNUM.sub("", key)
+    key = letters_key(key)
     return bool(_PUBLISHED_NAME.search(key)) and not _NOT_PUBLISHED_NAME.search(key)
 
 

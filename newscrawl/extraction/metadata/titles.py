@@ -13,9 +13,7 @@ from lxml import etree
 from newscrawl.extraction.decode import readable
 from newscrawl.extraction.meta_jsonld import JsonLd
 from newscrawl.extraction.metadata.collect import (
-    _CJK_CHAR,
     _MAX_TITLE,
-    _NON_ALNUM,
     _TITLE_KEYS,
     _WORD,
     _clip,
@@ -27,10 +25,17 @@ from newscrawl.extraction.metadata.collect import (
     _words,
 )
 from newscrawl.extraction.metadata.headings import (
-    _SCREEN_READER_ONLY,
     _inline_lines,
     _inline_text,
     _rstrip_glyphs,
+)
+from newscrawl.extraction.text import (
+    CJK,
+    CJK_CHAR,
+    HAN,
+    HIDING_CLASSES,
+    letters_key,
+    screen_reader_only,
 )
 
 # Between a headline and the site name in <title> and og:title.
@@ -85,10 +90,10 @@ def _site_names(site_name: str | None, url: str | None) -> list[str]:
             names.append(_key(labels[-2] if len(labels[-2]) > 3 or len(labels) < 3
                               else labels[-3]))
             names.append(_key(".".join(labels)))
-    return [n for n in names if len(n) >= 3 or (len(n) == 2 and _CJK_CHAR.match(n))]
+    return [n for n in names if len(n) >= 3 or (len(n) == 2 and CJK_CHAR.match(n))]
 
 
-_CJK_SITE = re.compile(r"(?=..)[\u3400-\u4dbf\u4e00-\u9fff]{0,10}(?:网|網|网站|網站|新闻|新聞"
+_CJK_SITE = re.compile(rf"(?=..)[{HAN}]{{0,10}}(?:网|網|网站|網站|新闻|新聞"
                        r"|频道|頻道|日报|日報|晚报|晚報|时报|時報|在线|在線|门户|門戶)")
 """A Chinese site's or channel's name, by the words such names end with ("巴彦淖尔市人民政府网",
 "腾讯新闻", "教育频道", "人民日报", a bare "新闻") after a title's last separator
@@ -206,7 +211,8 @@ def _h1_ok(h1: etree._Element, text: str, sites: list[str], site_words: set[str]
         return False
     if any("logo" in (img.get("class") or "").lower() for img in h1.iter("img", "svg")):
         return False
-    if _SCREEN_READER_ONLY & set((h1.get("class") or "").lower().split()):
+    classes = (h1.get("class") or "").lower().split()
+    if HIDING_CLASSES & set(classes) or screen_reader_only(classes):
         return False
     parent = h1.getparent()
     for el in (h1, parent) if parent is not None else (h1,):
@@ -219,7 +225,7 @@ def _h1_ok(h1: etree._Element, text: str, sites: list[str], site_words: set[str]
     return bool(ancestors & {"article", "main"}) or not ancestors & {"nav", "footer"}
 
 
-_CJK_NEIGHBOUR = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uff01-\uff60“”"
+_CJK_NEIGHBOUR = "\u3000-\u303f" + CJK + "\uff01-\uff60“”"
 _CJK_SEPARATOR = re.compile(
     f"(?<=[{_CJK_NEIGHBOUR}])\\s*(_+|\\|+|-+)\\s*(?=\\S)"
     f"|(?<=\\S)\\s*(_+|\\|+|-+)\\s*(?=[{_CJK_NEIGHBOUR}])")
@@ -252,15 +258,15 @@ def _shown_piece(root: etree._Element, title: str) -> str | None:
         for last in range(longest, len(pieces)):
             if (first, last) != (0, len(pieces) - 1):
                 run = "".join(parts[2 * first: 2 * last + 1]).strip()
-                runs[_NON_ALNUM.sub("", run.casefold())] = run
-    whole = _NON_ALNUM.sub("", title.casefold())
+                runs[letters_key(run)] = run
+    whole = letters_key(title)
     shortest = min(map(len, runs))
     found: str | None = None
     body = next(root.iter("body"), root)
     for text in _SHOWN_TEXTS(body):
         if len(text) < shortest:
             continue
-        key = _NON_ALNUM.sub("", text.casefold())
+        key = letters_key(text)
         if key == whole:
             return None
         if key in runs and (found is None or len(runs[key]) > len(found)) and not (
@@ -336,7 +342,7 @@ def _chosen_title(root: etree._Element, c: _Collected, ld: JsonLd | None, declar
     for h in c.h1s:
         text = _clip(readable(_inline_text(h)), _MAX_TITLE)
         text = _cut_source(_rstrip_glyphs(text), h) if text else text
-        if (text and len(title_words) >= 2 and text == title_words[-1] and _CJK_CHAR.match(text)
+        if (text and len(title_words) >= 2 and text == title_words[-1] and CJK_CHAR.match(text)
                 and len("".join(title_words[:-1])) >= 2 * len(text)):
             # "土豆不“土” 土豆无“土” 松花江网" over an <h1> "松花江网": the site's name, set
             # after the headline with a space as Chinese titles may; a headline is the longer
