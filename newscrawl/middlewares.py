@@ -14,8 +14,9 @@ from newscrawl.pipelines import ExportedArticles
 
 
 class SkipExportedMiddleware(BaseSpiderMiddleware):
-    """Drops requests for pages exported as articles before, counted under
-    ``newscrawl/skipped/exported_before``.
+    """Drops requests for pages exported as articles: by an earlier run (counted under
+    ``newscrawl/skipped/exported_before``) or already by this one (another URL of the page,
+    such as a ``?utm_source=`` copy of a link: ``newscrawl/skipped/exported_this_run``).
 
     A crawl run on a schedule finds most of a site's articles again in its sitemaps, feeds and
     section pages; with ``NEWSCRAWL_EXPORTED_FILE`` it fetches only the new ones, while front
@@ -38,7 +39,12 @@ class SkipExportedMiddleware(BaseSpiderMiddleware):
 
     def get_processed_request(self, request: Request, response: Response | None
                               ) -> Request | None:
-        if request.meta.get("newscrawl_page") and self.exported.holds_url(request.url):
+        if not request.meta.get("newscrawl_page"):
+            return request
+        if self.exported.exported_before(request.url):
             self.stats.inc_value("newscrawl/skipped/exported_before")
+            return None
+        if self.exported.exported_now(request.url):
+            self.stats.inc_value("newscrawl/skipped/exported_this_run")
             return None
         return request

@@ -1,5 +1,5 @@
-"""Item pipelines: a raw ``Page`` is archived in a WARC file when asked (200), becomes an
-``Article`` (300), then repeats are removed (400).
+"""Item pipelines: a raw ``Page`` becomes an ``Article`` (300), then repeats are removed (400)
+(``newscrawl.warc`` archives the responses themselves, ``newscrawl.limits`` caps a site).
 
 Every drop is one ``DropItem`` subclass logged at INFO and counted twice: by Scrapy's CoreStats
 (``item_dropped_reasons_count/<Class>``) and under ``newscrawl/dropped/<reason>``, the key the
@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import io
 import json
 import logging
-import os
 import re
 import tempfile
 import time
@@ -22,17 +20,18 @@ import unicodedata
 import weakref
 from dataclasses import fields
 from datetime import date
-from http import HTTPStatus
 from pathlib import Path
 from typing import Any, Self
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from itemadapter import ItemAdapter
+from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.settings import BaseSettings
 from w3lib.url import canonicalize_url
 
+from newscrawl import feeds
 from newscrawl.extraction import Article as Extracted
 from newscrawl.extraction import Extractor, SiteMemory
 from newscrawl.extraction.pagekind import PageModel, word_count
@@ -121,6 +120,18 @@ def canonical(url: str, declared: str | None = None) -> str:
     return canonicalize_url(urlunsplit((parts.scheme, parts.netloc, parts.path, query, "")))
 
 
+def article_decision(art: Extracted, url_kind: str, found_via: str | None,
+                     pages: PageModel) -> tuple[bool, str]:
+    """Whether an extracted page is an article, and why. The one decision the crawl's
+    pipeline and ``newscrawl extract`` on a crawl's WARC make, so that both export the same
+    pages: the site's own URL patterns (``article_allow``/``article_deny``) when they rule
+    a page out, else the page classifier (``extraction.pagekind``)."""
+    if url_kind == "listing":
+        return False, "the site's URL patterns"
+    kind = pages.decide(art, found_via)
+    return kind.is_article, str(kind)
+
+
 _COPIED = [f.name for f in fields(Article)]
 
 
@@ -145,88 +156,6 @@ def article_item(art: Extracted, url: str, *, crawled_at: str, model_version: st
         tags=list(art.tags),
     )
     return Article(**values)
-
-
-class WarcArchivePipeline:
-    """Every downloaded page into a WARC file (``NEWSCRAWL_WARC_DIR``), before extraction.
-
-    A corpus is extracted again when the model improves, and a recrawl would not find the same
-    pages: ``newscrawl extract FILE.warc.gz`` reads this archive back through the same library.
-    Each page is a ``response`` record: the status line, the ``Content-Type`` the server sent
-    (its charset decides the decoding) and the body as Scrapy delivered it, after transfer and
-    content decoding, with the capture time as ``WARC-Date``. A write that fails (a full disk)
-    is logged and counted, and the crawl goes on without archiving.
-    """
-
-    def __init__(self, crawler: Crawler, directory: Path):
-        self.crawler = crawler
-        self.stats = crawler.stats
-        self.directory = directory
-        self.path: Path | None = None
-        self._file: Any = None
-        self._writer: Any = None
-
-    @classmethod
-    def from_crawler(cls, crawler: Crawler) -> Self:
-        directory = crawler.settings.get("NEWSCRAWL_WARC_DIR")
-        if not directory:
-            raise NotConfigured("NEWSCRAWL_WARC_DIR is not set: pages are not archived")
-        return cls(crawler, Path(directory))
-
-    def open_spider(self) -> None:
-        from warcio.warcwriter import WARCWriter
-
-        name = getattr(self.crawler.spider, "name", "crawl")
-        started = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-        self.directory.mkdir(parents=True, exist_ok=True)
-        self.path = self.directory / f"{name}-{started}-{os.getpid()}.warc.gz"
-        self._file = self.path.open("xb")
-        self._writer = WARCWriter(self._file, gzip=True)
-        self._writer.write_record(self._writer.create_warcinfo_record(
-            self.path.name, {"software": "newscrawl", "format": "WARC File Format 1.1"}))
-        self.stats.set_value("newscrawl/warc/file", str(self.path))
-        logger.info("Archiving downloaded pages in %s", self.path)
-
-    def close_spider(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = self._writer = None
-
-    def process_item(self, item: Any) -> Any:
-        if not isinstance(item, Page) or self._writer is None:
-            return item
-        from warcio.statusandheaders import StatusAndHeaders
-
-        page = ItemAdapter(item)
-        headers = [("Content-Type", page["content_type"])] if page["content_type"] else []
-        http = StatusAndHeaders(f"{page['status']} {_reason(page['status'])}", headers,
-                                protocol="HTTP/1.1")
-        warc_headers = {"WARC-Date": _warc_date(page["crawled_at"])} if page["crawled_at"] else {}
-        try:
-            record = self._writer.create_warc_record(
-                page["url"], "response", payload=io.BytesIO(page["body"]), http_headers=http,
-                warc_headers_dict=warc_headers)
-            self._writer.write_record(record)
-            self._file.flush()
-        except OSError as exc:
-            logger.error("Archiving stopped: %s: %s", self.path, exc)
-            self.stats.inc_value("newscrawl/warc/write_failed")
-            self.close_spider()
-            return item
-        self.stats.inc_value("newscrawl/warc/records")
-        return item
-
-
-def _reason(status: int) -> str:
-    try:
-        return HTTPStatus(status).phrase
-    except ValueError:
-        return "Unknown"
-
-
-def _warc_date(crawled_at: str) -> str:
-    """``2025-03-05T08:00:00+00:00`` as WARC writes times (``2025-03-05T08:00:00Z``)."""
-    return crawled_at.replace("+00:00", "Z")
 
 
 class ExtractionPipeline:
@@ -301,11 +230,9 @@ class ExtractionPipeline:
         if not art.ok:
             raise self._drop(Unusable(art.reason or "no_text",
                                       f"{url}: no text ({art.reason or 'no_text'})"))
-        if page["url_kind"] == "listing":  # the site's article_allow/article_deny
-            raise self._drop(NotAnArticle(f"{url}: not an article (the site's URL patterns)"))
-        kind = self.pages.decide(art, page["found_via"])
-        if not kind.is_article:
-            raise self._drop(NotAnArticle(f"{url}: not an article ({kind})"))
+        is_article, why = article_decision(art, page["url_kind"], page["found_via"], self.pages)
+        if not is_article:
+            raise self._drop(NotAnArticle(f"{url}: not an article ({why})"))
         words = word_count(art.text)
         if words < self.min_words:
             raise self._drop(TooShort(f"{url}: {words:.0f} words < {self.min_words}"))
@@ -324,14 +251,16 @@ class ExtractionPipeline:
 class ExportedArticles:
     """What a corpus already holds: the canonical URLs and text hashes of its articles.
 
-    One per crawler, shared by ``DuplicatesPipeline``, which drops repeats and records what it
-    lets through, and ``SkipExportedMiddleware``, which does not request an article page
+    One per crawler, shared by ``DuplicatesPipeline``, which drops repeats and records what the
+    feeds wrote, and ``SkipExportedMiddleware``, which does not request an article page
     again. It lives in a JSON file when there is one to keep it in: ``NEWSCRAWL_EXPORTED_FILE``
     for a crawl run on a schedule (each run exports only what is new), else
     ``JOBDIR/newscrawl-seen.json`` so that a resumed job does not export again what its first
-    run wrote. The file is read when the crawler is built and replaced, whole, when the spider
-    closes (a SIGTERM closes it too). A file that exists but cannot be read stops the crawl
-    before it starts: carrying on without it would export the whole corpus again.
+    run wrote. The file is read when the crawler is built; what this run exported is added
+    once the feeds are stored (a SIGTERM stores them too), so an article a feed failed to
+    write is not recorded and the next run exports it. A file that exists but cannot be read
+    stops the crawl before it starts: carrying on without it would export the whole corpus
+    again.
     """
 
     _of_crawler: weakref.WeakKeyDictionary[Crawler, ExportedArticles] = (
@@ -340,7 +269,11 @@ class ExportedArticles:
     def __init__(self, state_file: Path | None = None):
         self.state_file = state_file
         self.urls: set[str] = set()
+        """Exported by earlier runs (read from the file)."""
         self.hashes: set[str] = set()
+        self.new_urls: set[str] = set()
+        """Written by this run's feeds; added to the file when they are stored."""
+        self.new_hashes: set[str] = set()
         if state_file and state_file.is_file():
             self.urls, self.hashes = self._read(state_file)
             logger.info("%s: %d article URLs and %d text hashes already exported",
@@ -366,25 +299,37 @@ class ExportedArticles:
             exported = cls._of_crawler[crawler] = cls(Path(path) if path else None)
         return exported
 
-    def holds_url(self, url: str) -> bool:
+    def exported_before(self, url: str) -> bool:
+        """Exported by an earlier run."""
         return canonical(url) in self.urls
+
+    def exported_now(self, url: str) -> bool:
+        """Written by this run's feeds."""
+        return canonical(url) in self.new_urls
+
+    def add(self, urls: set[str], content_hash: str) -> None:
+        """An article the feeds wrote; saved with the others by ``save``."""
+        self.new_urls |= urls
+        self.new_hashes.add(content_hash)
 
     def save(self) -> None:
         """Merge into the file what it holds now (crawls of other sites run at the same time
-        may share it), then replace it whole, so a reader never sees half a file."""
-        if not self.state_file:
+        may share it) and this run's articles, then replace it whole, so a reader never sees
+        half a file."""
+        if not self.state_file or not (self.new_urls or self.new_hashes):
             return
         path = self.state_file
+        urls, hashes = self.urls | self.new_urls, self.hashes | self.new_hashes
         if path.is_file():
             with contextlib.suppress(ValueError):  # unreadable now: ours replaces it
-                urls, hashes = self._read(path)
-                self.urls |= urls
-                self.hashes |= hashes
+                on_disk_urls, on_disk_hashes = self._read(path)
+                urls |= on_disk_urls
+                hashes |= on_disk_hashes
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent,
                                          prefix=path.name, suffix=".tmp", delete=False) as tmp:
             try:
-                json.dump({"urls": sorted(self.urls), "hashes": sorted(self.hashes)}, tmp)
+                json.dump({"urls": sorted(urls), "hashes": sorted(hashes)}, tmp)
             except BaseException:
                 Path(tmp.name).unlink(missing_ok=True)
                 raise
@@ -393,11 +338,23 @@ class ExportedArticles:
 
 class DuplicatesPipeline:
     """Drops an article already exported, by canonical URL or by normalised-text hash,
-    in this crawl or (with a state file, see ``ExportedArticles``) in an earlier one."""
+    in this crawl or (with a state file, see ``ExportedArticles``) in an earlier one.
+
+    Within the run an article counts from the moment it passes here, so two copies in flight
+    are not both exported; the record kept for later runs takes only what the feeds wrote
+    (``newscrawl.feeds.item_exported``), and only once they are stored
+    (``feed_exporter_closed``): an output that could not be written loses nothing for the
+    next run.
+    """
 
     def __init__(self, crawler: Crawler, exported: ExportedArticles):
         self.stats = crawler.stats
         self.exported = exported
+        self.urls: set[str] = set()
+        """Let through in this run."""
+        self.hashes: set[str] = set()
+        crawler.signals.connect(self.item_exported, signal=feeds.item_exported)
+        crawler.signals.connect(self.feeds_closed, signal=signals.feed_exporter_closed)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -405,7 +362,21 @@ class DuplicatesPipeline:
             raise NotConfigured("NEWSCRAWL_DEDUP_ENABLED is off")
         return cls(crawler, ExportedArticles.of(crawler))
 
-    def close_spider(self) -> None:
+    def item_exported(self, item: Any) -> None:
+        if isinstance(item, Article):
+            adapter = ItemAdapter(item)
+            self.exported.add({adapter["canonical_url"], canonical(adapter["url"])},
+                              adapter["content_hash"])
+
+    def feeds_closed(self) -> None:
+        """Every feed is stored (or failed): record what reached the output."""
+        if failed := feeds.feeds_failed(self.stats.get_stats()):
+            self.stats.set_value("newscrawl/exported_file_error",
+                                 f"feed storage failed: {', '.join(failed)}")
+            logger.error("A feed could not be stored (%s): this run's %d articles are not "
+                         "recorded as exported, and the next run exports them again",
+                         ", ".join(failed), len(self.exported.new_hashes))
+            return
         try:
             self.exported.save()
         except OSError as exc:  # the feed is written: say what the next run will repeat
@@ -419,12 +390,13 @@ class DuplicatesPipeline:
             return item
         adapter = ItemAdapter(item)
         urls = {adapter["canonical_url"], canonical(adapter["url"])}
-        if urls & self.exported.urls:
+        if urls & self.urls or urls & self.exported.urls:
             raise self._drop(DuplicateUrl(f"{adapter['url']}: URL already exported"))
-        if adapter["content_hash"] in self.exported.hashes:
+        content_hash = adapter["content_hash"]
+        if content_hash in self.hashes or content_hash in self.exported.hashes:
             raise self._drop(DuplicateText(f"{adapter['url']}: same text already exported"))
-        self.exported.urls |= urls
-        self.exported.hashes.add(adapter["content_hash"])
+        self.urls |= urls
+        self.hashes.add(content_hash)
         return item
 
     def _drop(self, drop: NewscrawlDrop) -> NewscrawlDrop:

@@ -9,8 +9,10 @@ BOT_NAME = "newscrawl"
 
 SPIDER_MODULES = ["newscrawl.spiders"]
 NEWSPIDER_MODULE = "newscrawl.spiders"
+COMMANDS_MODULE = "newscrawl.scrapy_commands"  # crawl: the spider's -a arguments checked first
 
-ADDONS = {}
+# -o/-O name the output; NEWSCRAWL_DEFAULT_FEEDS (below) only when they do not (newscrawl/feeds.py)
+ADDONS = {"newscrawl.feeds.DefaultFeed": 0}
 
 # newscrawl's own components (pipelines.py, extensions.py)
 NEWSCRAWL_EXTRACTION_ENABLED = True  # off: the pipeline passes raw Page items through
@@ -26,7 +28,7 @@ NEWSCRAWL_EXPORTED_FILE = None
 # dated before it are not requested. None: no limit.
 NEWSCRAWL_SINCE = None
 NEWSCRAWL_STATS_FILE = None  # write the final stats as JSON here (the demo's summary reads it)
-NEWSCRAWL_WARC_DIR = None  # archive every downloaded page in a .warc.gz here (re-extract later)
+NEWSCRAWL_WARC_DIR = None  # archive every response as it came, in a .warc.gz here (warc.py)
 
 # Crawl responsibly by identifying yourself (and your website) on the user-agent
 USER_AGENT = "newscrawl/0.1 (+https://github.com/newscrawl/newscrawl; news text corpus crawler)"
@@ -74,21 +76,32 @@ SPIDER_MIDDLEWARES = {
 # Enable or disable extensions
 # See https://docs.scrapy.org/en/latest/topics/extensions.html
 EXTENSIONS = {
+    # Scrapy's, which also tells the record of exported articles what the feeds wrote
+    "scrapy.extensions.feedexport.FeedExporter": None,
+    "newscrawl.feeds.FeedExporter": 0,
     "newscrawl.extensions.StatsFile": 500,
 }
 
-# Configure item pipelines: raw Page archived (200, only with NEWSCRAWL_WARC_DIR set) ->
-# Article (300), then repeats removed (400)
-# See https://docs.scrapy.org/en/latest/topics/item-pipeline.html
-ITEM_PIPELINES = {
-    "newscrawl.pipelines.WarcArchivePipeline": 200,
-    "newscrawl.pipelines.ExtractionPipeline": 300,
-    "newscrawl.pipelines.DuplicatesPipeline": 400,
+# A full site's queued pages are not downloaded (50); every response is archived as it came,
+# next to the download handler (950, only with NEWSCRAWL_WARC_DIR)
+# See https://docs.scrapy.org/en/latest/topics/downloader-middleware.html
+DOWNLOADER_MIDDLEWARES = {
+    "newscrawl.limits.SiteFullMiddleware": 50,  # a full site's queued pages are not downloaded
+    "newscrawl.warc.WarcArchiveMiddleware": 950,
 }
 
-# Export articles as JSON lines; -o/-O on the command line replaces this
+# Configure item pipelines: raw Page -> Article (300), then repeats removed (400)
+# See https://docs.scrapy.org/en/latest/topics/item-pipeline.html
+ITEM_PIPELINES = {
+    "newscrawl.pipelines.ExtractionPipeline": 300,
+    "newscrawl.pipelines.DuplicatesPipeline": 400,
+    "newscrawl.limits.MaxItemsPipeline": 450,  # a site's max_items, exact
+}
+
+# Export articles as JSON lines here when the command line names no output (-o/-O replace
+# it; FEEDS set in your own settings do too). A job resumed from JOBDIR appends to an -O file.
 # See https://docs.scrapy.org/en/latest/topics/feed-exports.html
-FEEDS = {
+NEWSCRAWL_DEFAULT_FEEDS = {
     "out/%(name)s-%(time)s.jsonl": {
         "format": "jsonlines",
         "encoding": "utf-8",

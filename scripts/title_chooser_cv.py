@@ -1,6 +1,6 @@
 """Experiment: does a learned choice among title candidates beat the hand-written rules?
 
-Not shipped; kept so the figures in docs/metadata.md ("Titles, fourth pass") can be rebuilt.
+Not shipped; kept so the figures in docs/tried.md can be rebuilt.
 For each labelled page it gathers the candidates a reader could call the title (the rules'
 answer, each <h1> that passes the rules' logo/site tests and those that do not, the first
 <h2>, og:title or the first other declared title key, the JSON-LD headline and <title>, each
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from types import SimpleNamespace
 from urllib.parse import urlsplit
 
 import numpy as np
@@ -31,9 +32,9 @@ from sklearn.preprocessing import StandardScaler
 
 from newscrawl.evaluation.datasets import detect_kind, load_pages
 from newscrawl.evaluation.metadata_eval import _LABELS, _fold
-from newscrawl.extraction import metadata as m
 from newscrawl.extraction.decode import NotText, decode, readable
 from newscrawl.extraction.meta_jsonld import read_jsonld
+from newscrawl.extraction.metadata import collect, extract_metadata, titles
 from newscrawl.extraction.parse import parse
 
 SOURCES = ("rule", "h1", "h1_first", "h1_header", "h1_bad", "meta", "meta_strip", "ld",
@@ -49,6 +50,8 @@ NAMES = (*(f"src_{s}" for s in SOURCES),
          "path_depth", "cls_title", "cls_hero", "cls_product", "cls_page", "ends_period",
          "has_colon", "cover_declared", "cover_first_h1", "starts_with_first_h1",
          "prefix_of_declared", "first_h1_words", "declared_words", *RULE_FEATURES)
+# The title rules' helpers, wherever in the metadata package they live.
+m = SimpleNamespace(**{**vars(collect), **vars(titles)}, extract_metadata=extract_metadata)
 _ARTICLE_TYPES = ("article", "newsarticle", "blogposting")
 
 

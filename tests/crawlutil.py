@@ -42,11 +42,14 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
 
 
 def run_crawl(workdir: Path, base_url: str, settings: dict[str, str] | None = None,
-              name: str = "crawl", timeout: float = 300) -> CrawlResult:
-    """Run ``scrapy crawl news -a url=<base_url>/ -O <workdir>/<name>.jsonl`` and read back
-    items, final stats and log."""
+              name: str = "crawl", timeout: float = 300, out: Path | None = None
+              ) -> CrawlResult:
+    """Run ``scrapy crawl news -a url=<base_url>/ -O <workdir>/<name>.jsonl`` (or ``out``)
+    and read back items, final stats and log."""
     workdir.mkdir(parents=True, exist_ok=True)
-    out, stats, log = (workdir / f"{name}{ext}" for ext in (".jsonl", ".stats.json", ".log"))
+    default_out, stats, log = (workdir / f"{name}{ext}"
+                               for ext in (".jsonl", ".stats.json", ".log"))
+    out = out or default_out
     cmd = crawl_command(base_url, out, stats, log, {**TEST_SETTINGS, **(settings or {})})
     proc = subprocess.run(cmd, env=crawl_env(), cwd=workdir, timeout=timeout, check=False,
                           capture_output=True, text=True)

@@ -271,7 +271,7 @@ def test_warc_html_responses_are_pages_with_their_own_url_charset_and_time(
         ("response", "https://harbour.example/old", "404 Not Found|text/html", EN_PAGE),
         ("response", "https://harbour.example/moved", "301 Moved Permanently|text/html", b""),
     ])
-    code, out, err = in_process(model, capsys, "--format", "json", path)
+    code, out, err = in_process(model, capsys, "--format", "json", "--all-pages", path)
     assert code == 0, err
     records = [json.loads(line) for line in out.splitlines()]
     assert [(r["url"], r["title"]) for r in records] == [
@@ -287,6 +287,42 @@ def test_warc_html_responses_are_pages_with_their_own_url_charset_and_time(
                            "(http_301, http_404, not_html, warc_request, warc_warcinfo)")
 
 
+STORY = [f"Paragraph {n} of the harbour story: the fishing fleet sailed out before dawn, "
+         "and by noon the nets were full of herring, mackerel and a few surprised crabs that "
+         "the crew threw back into the grey water of the bay." for n in range(1, 7)]
+STORY_PAGE = ("<html><head><title>The fleet came home</title>"
+              '<meta property="og:type" content="article"></head><body><article>'
+              "<h1>The fleet came home</h1>" + "".join(f"<p>{p}</p>" for p in STORY)
+              + "</article></body></html>").encode()
+SECTION_PAGE = ("<html><head><title>Harbour news</title></head><body><h1>Harbour</h1><ul>"
+                + "".join(f'<li><a href="/2025/03/story-{n}">Story {n} of the day</a></li>'
+                          for n in range(30))
+                + "</ul></body></html>").encode()
+
+
+def test_a_warc_gives_the_articles_a_crawl_exports_with_their_site(
+        model: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    story = "https://www.harbour.example/2025/03/05/the-fleet-came-home-at-last"
+    path = warc(tmp_path / "crawl.warc.gz", [
+        ("response", "https://www.harbour.example/harbour/", "200 OK|text/html", SECTION_PAGE),
+        ("response", story, "200 OK|text/html", STORY_PAGE),
+        ("response", story + "?utm_source=feed", "200 OK|text/html", STORY_PAGE),
+        ("response", "https://www.harbour.example/2025/03/05/a-short-note-on-the-tide",
+         "200 OK|text/html", EN_PAGE),
+    ])
+    code, out, err = in_process(model, capsys, "--format", "json", path)
+    assert code == 0, err
+    (record,) = (json.loads(line) for line in out.splitlines())
+    assert (record["url"], record["site"]) == (story, "harbour.example")
+    assert record["text"].endswith("\n\n".join(STORY))
+    assert err.strip().splitlines()[-1] == (
+        "newscrawl extract: 4 pages: 1 extracted, 3 dropped (duplicate_url, 2 not_article); "
+        "1 WARC records skipped (warc_warcinfo)")
+    # --all-pages: every page's text, as for saved pages
+    code, out, err = in_process(model, capsys, "--format", "json", "--all-pages", path)
+    assert len(out.splitlines()) == 4
+
+
 def test_damaged_warc_keeps_the_pages_before_the_damage(
         model: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = Path(warc(tmp_path / "cut.warc", [
@@ -297,7 +333,7 @@ def test_damaged_warc_keeps_the_pages_before_the_damage(
     cut = data.index(b"WARC/1.", data.index(b"https://harbour.example/next") - 400)
     path.write_bytes(data[:cut] + b"WARC/1.0\r\nWARC-Type: response\r\nContent-Length: 99999\r\n"
                      b"\r\nnot a record")
-    code, out, err = in_process(model, capsys, path.as_posix())
+    code, out, err = in_process(model, capsys, "--all-pages", path.as_posix())
     assert code == 0
     assert out == f"==> https://harbour.example/wall <==\n{EN_TITLE}\n\n{EN}\n"
     lines = err.strip().splitlines()

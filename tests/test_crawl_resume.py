@@ -46,3 +46,34 @@ def test_sigterm_and_resume(tmp_path: Path) -> None:
     paths = Counter(urlsplit(i["url"]).path for i in first + second)
     assert set(paths) == truth
     assert max(paths.values()) == 1
+
+
+def test_ctrl_c_then_the_same_command_again_keeps_what_the_first_part_exported(
+        tmp_path: Path) -> None:
+    """``-s JOBDIR=job -O out.jsonl``, Ctrl-C, the same command again: the resumed job appends
+    to the output instead of overwriting what its first part wrote."""
+    build_site(tmp_path, n_articles=80)
+    manifest = json.loads((tmp_path / "manifest.json").read_text("utf-8"))
+    truth = {a["path"] for a in manifest["articles"]}
+    settings = {**TEST_SETTINGS, "JOBDIR": str(tmp_path / "job"),
+                "CONCURRENT_REQUESTS": "2", "DOWNLOAD_DELAY": "0.03"}
+    out = tmp_path / "out.jsonl"
+    with SiteServer(tmp_path / "site") as base:
+        cmd = crawl_command(base, out, tmp_path / "stats.json", tmp_path / "crawl.log",
+                            settings)
+        proc = subprocess.Popen(cmd, env=crawl_env(), cwd=tmp_path)
+        deadline = time.monotonic() + 120
+        while len(read_jsonl(out)) < 10 and time.monotonic() < deadline:
+            assert proc.poll() is None, "crawl ended before it could be interrupted"
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=60) == 0
+        first = read_jsonl(out)
+        assert 10 <= len(first) < len(truth)  # really stopped midway
+        assert subprocess.run(cmd, env=crawl_env(), cwd=tmp_path, timeout=300).returncode == 0
+    both = read_jsonl(out)
+    assert both[:len(first)] == first  # the first part's articles are still there
+    paths = Counter(urlsplit(i["url"]).path for i in both)
+    assert set(paths) == truth
+    assert max(paths.values()) == 1
+    assert "appending to" in (tmp_path / "crawl.log").read_text("utf-8")

@@ -9,7 +9,8 @@ import pytest
 
 from newscrawl.extraction import features as F
 from newscrawl.extraction.extractor import page_nodes
-from newscrawl.extraction.features import FEATURE_NAMES, collapse_spaces
+from newscrawl.extraction.features import FEATURE_NAMES
+from newscrawl.extraction.text import collapse_spaces
 
 
 def table_of(body: str):

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from newscrawl.extraction.authors import cjk_credit
 from newscrawl.extraction.metadata import Metadata, extract_metadata
+from newscrawl.extraction.metadata.authors import cjk_credit
 from newscrawl.extraction.parse import parse
 
 PROSE = "<p>" + "城市东区的新公园本周开放，市民可以沿河散步，周末还有音乐会和集市。" * 3 + "</p>"

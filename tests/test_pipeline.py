@@ -23,7 +23,6 @@ from newscrawl.pipelines import (
     TooOld,
     TooShort,
     Unusable,
-    WarcArchivePipeline,
     canonical,
     text_hash,
     word_count,
@@ -193,6 +192,13 @@ def _article(url: str, text: str, canonical_url: str | None = None) -> Article:
                    content_hash=text_hash(text), model_version="nodes-v1")
 
 
+def _export(pipe: DuplicatesPipeline, item: Article) -> Article:
+    """The item through the pipeline and written by the feeds, as in a crawl."""
+    assert pipe.process_item(item) is item
+    pipe.item_exported(item)
+    return item
+
+
 def test_duplicates_by_url_and_by_text() -> None:
     crawler = _crawler()
     pipe = build_from_crawler(DuplicatesPipeline, crawler)
@@ -216,8 +222,8 @@ def test_what_was_exported_is_remembered_by_the_next_crawl(tmp_path: Path,
     value = str(tmp_path / ("job" if setting == "JOBDIR" else "corpus/exported.json"))
     first = _article("http://news.example/a-story-about-boats", "Boats sail.")
     pipe = build_from_crawler(DuplicatesPipeline, _crawler(**{setting: value}))
-    pipe.process_item(first)
-    pipe.close_spider()
+    _export(pipe, first)
+    pipe.feeds_closed()
     again = build_from_crawler(DuplicatesPipeline, _crawler(**{setting: value}))
     with pytest.raises(DropItem):
         again.process_item(_article(first.url, "Boats sail."))
@@ -234,10 +240,10 @@ def test_crawls_sharing_one_record_of_exports_keep_each_others_articles(
     state = {"NEWSCRAWL_EXPORTED_FILE": str(tmp_path / "exported.json")}
     one = build_from_crawler(DuplicatesPipeline, _crawler(**state))
     other = build_from_crawler(DuplicatesPipeline, _crawler(**state))
-    one.process_item(_article("http://one.example/boats", "Boats sail."))
-    other.process_item(_article("http://other.example/trains", "Trains run."))
-    one.close_spider()
-    other.close_spider()
+    _export(one, _article("http://one.example/boats", "Boats sail."))
+    _export(other, _article("http://other.example/trains", "Trains run."))
+    one.feeds_closed()
+    other.feeds_closed()
     later = build_from_crawler(DuplicatesPipeline, _crawler(**state))
     for url, text in (("http://one.example/boats", "Boats sail."),
                       ("http://other.example/trains", "Trains run.")):
@@ -252,8 +258,8 @@ def test_a_record_of_exports_that_cannot_be_saved_is_logged_and_counted(
     blocker.write_text("", "utf-8")
     crawler = _crawler(NEWSCRAWL_EXPORTED_FILE=str(blocker / "exported.json"))
     pipe = build_from_crawler(DuplicatesPipeline, crawler)
-    pipe.process_item(_article("http://news.example/boats", "Boats sail."))
-    pipe.close_spider()  # the crawl closes normally
+    _export(pipe, _article("http://news.example/boats", "Boats sail."))
+    pipe.feeds_closed()  # the crawl closes normally
     assert "not saved" in caplog.text
     assert crawler.stats.get_value("newscrawl/exported_file_error")
 
@@ -270,8 +276,8 @@ def test_article_pages_exported_before_are_not_requested_again(tmp_path: Path) -
     state = tmp_path / "exported.json"
     pipe = build_from_crawler(DuplicatesPipeline,
                               _crawler(NEWSCRAWL_EXPORTED_FILE=str(state)))
-    pipe.process_item(_article("http://news.example/2024/05/a-story-about-boats", "Boats."))
-    pipe.close_spider()
+    _export(pipe, _article("http://news.example/2024/05/a-story-about-boats", "Boats."))
+    pipe.feeds_closed()
     crawler = _crawler(NEWSCRAWL_EXPORTED_FILE=str(state))
     mw = build_from_crawler(SkipExportedMiddleware, crawler)
     page = {"newscrawl_page": True}
@@ -284,6 +290,44 @@ def test_article_pages_exported_before_are_not_requested_again(tmp_path: Path) -
     kept = list(mw.process_spider_output(None, requests))
     assert [r.url for r in kept] == [r.url for r in requests[1:]]
     assert crawler.stats.get_value("newscrawl/skipped/exported_before") == 1
+
+
+def test_only_what_the_feeds_wrote_and_stored_is_recorded_as_exported(tmp_path: Path) -> None:
+    state = {"NEWSCRAWL_EXPORTED_FILE": str(tmp_path / "exported.json")}
+    crawler = _crawler(**state)
+    pipe = build_from_crawler(DuplicatesPipeline, crawler)
+    written = _export(pipe, _article("http://news.example/boats", "Boats sail."))
+    unwritten = _article("http://news.example/trains", "Trains run.")
+    assert pipe.process_item(unwritten) is unwritten  # a feed raised on it: no item_exported
+    with pytest.raises(DuplicateUrl):  # within the run it counts all the same
+        pipe.process_item(_article(unwritten.url, "Trains run late."))
+    pipe.feeds_closed()
+    later = build_from_crawler(DuplicatesPipeline, _crawler(**state))
+    with pytest.raises(DuplicateUrl):
+        later.process_item(written)
+    assert later.process_item(unwritten) is unwritten
+
+    # a feed whose storage failed at the end (a remote upload, a full disk) kept nothing
+    crawler = _crawler(**state)
+    pipe = build_from_crawler(DuplicatesPipeline, crawler)
+    lost = _export(pipe, _article("http://news.example/planes", "Planes fly."))
+    crawler.stats.inc_value("feedexport/failed_count/FileFeedStorage")
+    pipe.feeds_closed()
+    assert "FileFeedStorage" in crawler.stats.get_value("newscrawl/exported_file_error")
+    later = build_from_crawler(DuplicatesPipeline, _crawler(**state))
+    assert later.process_item(lost) is lost
+
+
+def test_this_runs_repeats_are_skipped_but_not_counted_as_exported_before() -> None:
+    crawler = _crawler()
+    pipe = build_from_crawler(DuplicatesPipeline, crawler)
+    mw = build_from_crawler(SkipExportedMiddleware, crawler)
+    _export(pipe, _article("http://news.example/2024/05/a-story-about-boats", "Boats."))
+    copy = Request("http://news.example/2024/05/a-story-about-boats?utm_source=feed",
+                   meta={"newscrawl_page": True})
+    assert list(mw.process_spider_output(None, [copy])) == []
+    assert crawler.stats.get_value("newscrawl/skipped/exported_before") is None
+    assert crawler.stats.get_value("newscrawl/skipped/exported_this_run") == 1
 
 
 def test_without_deduplication_nothing_is_skipped() -> None:
@@ -325,42 +369,3 @@ def test_word_count_counts_cjk_as_half_words() -> None:
     assert word_count("three plain words") == 3
     assert word_count("海港市新建地铁") == 3.5
     assert word_count("") == 0
-
-
-def test_warc_archive_is_off_unless_a_directory_is_set() -> None:
-    with pytest.raises(NotConfigured):
-        build_from_crawler(WarcArchivePipeline, get_crawler(settings_dict={}))
-
-
-def test_warc_archive_write_failure_is_counted_and_the_crawl_goes_on(
-        tmp_path: Path, site: tuple[Path, dict]) -> None:
-    from warcio.archiveiterator import ArchiveIterator
-
-    crawler = _crawler(NEWSCRAWL_WARC_DIR=str(tmp_path))
-    pipeline = build_from_crawler(WarcArchivePipeline, crawler)
-    pipeline.open_spider()
-    first = _page(site[0], "/", content_type="text/html; charset=utf-8")
-    assert pipeline.process_item(first) is first
-
-    class FullDisk:
-        def write(self, data: bytes) -> int:
-            raise OSError(28, "No space left on device")
-
-        def flush(self) -> None: ...
-
-    pipeline._writer.out = FullDisk()
-    second = _page(site[0], "/")
-    assert pipeline.process_item(second) is second  # passed on to extraction all the same
-    assert pipeline.process_item(_page(site[0], "/")) is not None
-    pipeline.close_spider()
-    stats = crawler.stats.get_stats()
-    assert (stats["newscrawl/warc/records"], stats["newscrawl/warc/write_failed"]) == (1, 1)
-    # what was written before the failure is a readable archive
-    with open(stats["newscrawl/warc/file"], "rb") as f:
-        records = [(r.rec_type, r.rec_headers.get_header("WARC-Target-URI"),
-                    r.rec_headers.get_header("WARC-Date"),
-                    r.http_headers.get_header("Content-Type") if r.http_headers else None)
-                   for r in ArchiveIterator(f)]
-    assert records == [("warcinfo", None, records[0][2], None),
-                       ("response", "http://news.example/", "2024-06-01T00:00:00Z",
-                        "text/html; charset=utf-8")]

@@ -84,14 +84,48 @@ def _failure(exc: Exception) -> Failure:
 
 
 def test_failure_reasons() -> None:
+    from scrapy.exceptions import (
+        CannotResolveHostError,
+        DownloadCancelledError,
+        DownloadConnectionRefusedError,
+        DownloadTimeoutError,
+    )
+    from twisted.internet.error import DNSLookupError
+
     request = Request("https://n.example/x")
     response = Response("https://n.example/x", status=503, request=request)
     assert failure_reason(_failure(HttpError(response))) == "http_503"
-    assert failure_reason(_failure(IgnoreRequest("Forbidden by robots.txt"))) == "robots_txt"
-    assert failure_reason(_failure(IgnoreRequest("max redirections reached"))) == "redirect_loop"
-    from scrapy.exceptions import DownloadCancelledError, DownloadTimeoutError
     assert failure_reason(_failure(DownloadTimeoutError("took too long"))) == "timeout"
     assert failure_reason(_failure(DownloadCancelledError("too big"))) == "too_large"
+    assert failure_reason(_failure(DownloadConnectionRefusedError("no"))) == "connection_refused"
+    assert failure_reason(_failure(CannotResolveHostError("n.example"))) == "dns"
+    assert failure_reason(_failure(DNSLookupError("n.example"))) == "dns"
+    # the type says nothing more; the message is not read
+    assert failure_reason(_failure(IgnoreRequest("Forbidden by robots.txt"))) == "ignored"
+
+
+def test_ignored_requests_are_told_apart_by_the_middlewares_counters() -> None:
+    crawler = get_crawler(NewsSpider, {"REDIRECT_MAX_TIMES": 3})
+    crawler.stats.open_spider()
+    spider = NewsSpider.from_crawler(crawler, url="http://n.example/")
+
+    def ignored(request: Request) -> str:
+        failure = _failure(IgnoreRequest("whatever the message says"))
+        failure.request = request
+        spider.on_error(failure)
+        return next(k for k in crawler.stats.get_stats() if k.startswith("newscrawl/")
+                    and crawler.stats.get_value(k) and k not in seen)
+
+    seen: set[str] = set()
+    page = {"newscrawl_page": True}
+    crawler.stats.inc_value("robotstxt/forbidden")  # as RobotsTxtMiddleware does
+    seen.add(ignored(Request("http://n.example/private/a", meta=page)))
+    crawler.stats.inc_value("offsite/filtered")
+    seen.add(ignored(Request("http://elsewhere.example/a", meta=page)))
+    seen.add(ignored(Request("http://n.example/loop", meta={**page, "redirect_times": 3})))
+    seen.add(ignored(Request("http://n.example/other", meta=page)))
+    assert seen == {"newscrawl/dropped/robots_txt", "newscrawl/dropped/offsite",
+                    "newscrawl/dropped/redirect_loop", "newscrawl/dropped/ignored"}
 
 
 def test_page_callback_yields_raw_page_and_follows_links() -> None:

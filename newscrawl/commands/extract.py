@@ -6,10 +6,12 @@ Why it is built this way:
   prints is what a crawl of the same bytes would export; ``--format json`` builds its lines
   with the pipeline's own :func:`newscrawl.pipelines.article_item`, so the field names and
   their values (canonical URL, hash, word count) match the crawl's feed.
-* It does *not* apply the crawl's article-or-not decision or its minimum length unless asked
-  (``--articles``): someone pointing it at one page wants that page's text, someone
-  re-extracting a crawl's WARC wants what the crawl would export, decided by the same
-  ``PageModel.decide`` (how a page was found is not in a WARC: it counts as unknown).
+* On saved pages it does *not* apply the crawl's article-or-not decision or its minimum
+  length: someone pointing it at one page wants that page's text. On a WARC file it does
+  (``--all-pages`` opts out): a crawl's archive is how a corpus is rebuilt with a better model,
+  so its output must be the crawl's, the same pages (the pipeline's own
+  :func:`newscrawl.pipelines.article_decision`, minimum length and repeats) with the same
+  fields (``site`` from the record, else the host, as for ``-a url=`` crawls).
 * Globs are expanded here (sorted), so ``'pages/*.html'`` works quoted, on any shell, and a
   glob that matches nothing is caught as the typo it usually is (exit 2) before the model is
   loaded.
@@ -44,6 +46,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
+from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -61,12 +64,16 @@ output:
         With several inputs each article starts with a header line '==> PATH <==' (as
         head(1) does), after a blank line from the previous one.
   json  one JSON object per line (UTF-8), with the fields of the crawl's feed
-        (newscrawl/article.schema.json); site is null, crawled_at is the time of the run,
-        and a page from standard input without --url has url null.
+        (newscrawl/article.schema.json); for a saved page site is null and crawled_at
+        is the time of the run, and a page from standard input without --url has url
+        null.
 
 WARC files (.warc, .warc.gz): every HTML response record is a page, with the record's
-URL, its HTTP Content-Type and, in json, its capture time as crawled_at; other records
-(requests, metadata, non-HTML, non-200 responses) are counted in the summary, not printed.
+URL, its HTTP Content-Type and, in json, its capture time as crawled_at and its site
+(the crawl's, else the host); other records (requests, metadata, non-HTML, non-200
+responses) are counted in the summary, not printed. Only the pages a crawl would export
+are printed: articles (the crawl's decision, on what the record says of how the crawl
+found the page), long enough, each once; --all-pages prints every page's text.
 
 Pages with no usable text (binary, empty, no content ...) and inputs that cannot be read
 print one line 'newscrawl extract: PATH: reason' on stderr and nothing on stdout; the run
@@ -90,13 +97,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "URI, none for standard input")
     parser.add_argument("--format", choices=("text", "json"), default="text",
                         help="text (default) or json: one object per line")
+    parser.add_argument("--all-pages", action="store_true",
+                        help="WARC input: every HTML page, not only the articles a crawl "
+                             "would export (saved pages are always extracted)")
     parser.add_argument("--model", type=Path, default=None,
                         help="node model file (default: the shipped models/nodes-v1.ubj)")
-    parser.add_argument("--articles", action="store_true",
-                        help="only pages the crawl would export: articles by the page "
-                             "classifier (models/pages-v1.ubj) with --min-words or more")
-    parser.add_argument("--min-words", type=int, default=80,
-                        help="with --articles, the crawl's NEWSCRAWL_MIN_WORDS (default 80)")
 
 
 class UsageError(Exception):
@@ -200,6 +205,11 @@ class Page:
     content_type: str | None = None
     crawled_at: str | None = None
     """The capture time a WARC record gives; None: the time of the run."""
+    site: str | None = None
+    """A WARC page's site: the crawl's name for it, else the URL's host; None for a file."""
+    found_via: str | None = None
+    """How the crawl that wrote the WARC found the page, when the record says so."""
+    in_warc: bool = False
 
 
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
@@ -243,25 +253,68 @@ def warc_pages(source: Source, limit: int, skipped: Counter[str]) -> Iterator[Pa
                 if content_type and not content_type.lower().lstrip().startswith(_HTML_TYPES):
                     skipped["not_html"] += 1
                     continue
-                url = record.rec_headers.get_header("WARC-Target-URI")
+                fields = record.rec_headers
+                url = fields.get_header("WARC-Target-URI")
+                site = fields.get_header("Newscrawl-Site") or (
+                    (urlsplit(url).hostname or "").removeprefix("www.") if url else None)
                 yield Page(url or source.label, url, record.content_stream().read(limit),
-                           content_type, _utc(record.rec_headers.get_header("WARC-Date")))
+                           content_type, _utc(fields.get_header("WARC-Date")), site=site or None,
+                           found_via=fields.get_header("Newscrawl-Found-Via"), in_warc=True)
         except ArchiveLoadFailed as exc:
             raise Unreadable(f"bad WARC ({exc})", "bad_warc") from None
         except Exception as exc:  # noqa: BLE001 - warcio fails in many ways on a damaged file
             raise Unreadable(f"bad WARC ({type(exc).__name__}: {exc})", "bad_warc") from None
 
 
-def to_record(art: Article, url: str | None, model_version: str, crawled_at: str) -> dict[str, Any]:
+def to_record(art: Article, url: str | None, model_version: str, crawled_at: str,
+              site: str | None = None) -> dict[str, Any]:
     """The crawl feed's item for this article, as a JSON-ready dict."""
     from newscrawl.pipelines import article_item
 
-    item = article_item(art, url or "", crawled_at=crawled_at, model_version=model_version)
+    item = article_item(art, url or "", crawled_at=crawled_at, model_version=model_version,
+                        site=site)
     record = asdict(item)
     if url is None:
         # No address known (standard input without --url): say so rather than invent one.
         record.update(url=None, canonical_url=art.canonical_url)
     return record
+
+
+class ExportDecision:
+    """Whether the crawl would export a WARC page: the pipeline's article decision, minimum
+    length and repeats (canonical URL, text hash), in the crawl's own functions and
+    settings."""
+
+    def __init__(self) -> None:
+        from newscrawl import settings
+        from newscrawl.extraction.pagekind import PageModel
+
+        self.min_words = settings.NEWSCRAWL_MIN_WORDS
+        self.pages = PageModel.load(settings.NEWSCRAWL_PAGE_MODEL)
+        self.urls: set[str] = set()
+        self.hashes: set[str] = set()
+
+    def __call__(self, art: Article, page: Page) -> str | None:
+        """None for a page the crawl exports, else ``reason (why)``."""
+        from newscrawl.pipelines import article_decision, canonical, text_hash, word_count
+
+        url = page.url or ""
+        # a WARC holds no site configuration: no article_allow/article_deny patterns
+        is_article, why = article_decision(art, "unknown", page.found_via, self.pages)
+        if not is_article:
+            return f"not_article ({why})"
+        words = word_count(art.text)
+        if words < self.min_words:
+            return f"too_short ({words:.0f} words < {self.min_words})"
+        urls = {canonical(url, art.canonical_url), canonical(url)}
+        if urls & self.urls:
+            return "duplicate_url (URL already extracted)"
+        content_hash = text_hash(art.text)
+        if content_hash in self.hashes:
+            return "duplicate_text (same text already extracted)"
+        self.urls |= urls
+        self.hashes.add(content_hash)
+        return None
 
 
 def write_text(out: TextIO, art: Article, header: str | None, first: bool) -> None:
@@ -318,11 +371,6 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         extractor = Extractor(args.model, sites=SiteMemory())
-        page_model = None
-        if args.articles:
-            from newscrawl.extraction.pagekind import PageModel
-
-            page_model = PageModel.load()
     except Exception as exc:  # missing file, other features, not a model at all
         err(f"cannot load the model: {exc}")
         return 2
@@ -335,6 +383,7 @@ def run(args: argparse.Namespace) -> int:
     extracted = pages = 0
     dropped: Counter[str] = Counter()
     skipped: Counter[str] = Counter()
+    not_exported = ExportDecision()
 
     def extract_one(page: Page, first: bool) -> int:
         try:
@@ -348,19 +397,15 @@ def run(args: argparse.Namespace) -> int:
             err(f"{page.label}: no text ({reason})")
             dropped[reason] += 1
             return 0
-        if page_model is not None:
-            from newscrawl.extraction.pagekind import word_count
-
-            kind = page_model.decide(art)
-            reason = ("not_article" if not kind.is_article else
-                      "too_short" if word_count(art.text) < args.min_words else None)
-            if reason:
-                err(f"{page.label}: {reason.replace('_', ' ')} ({kind})")
-                dropped[reason] += 1
+        if page.in_warc and not args.all_pages:
+            reason = not_exported(art, page)
+            if reason is not None:
+                err(f"{page.label}: {reason}")
+                dropped[reason.split(" ", 1)[0]] += 1
                 return 0
         if args.format == "json":
             record = to_record(art, page.url, extractor.model_version,
-                               page.crawled_at or crawled_at)
+                               page.crawled_at or crawled_at, page.site)
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
         else:
             write_text(out, art, page.label if several else None, first=first)

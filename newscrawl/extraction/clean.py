@@ -10,6 +10,10 @@ import re
 
 from lxml import etree
 
+from .text import HIDDEN_STYLE, SCREEN_READER_CLASSES, hides, screen_reader_only
+
+__all__ = ["HIDDEN_STYLE", "SCREEN_READER_CLASSES", "clean", "hides"]
+
 DROP = (
     "head", "script", "style", "noscript", "template", "iframe", "frame", "frameset", "svg",
     "math", "img", "picture", "video", "audio", "canvas", "object", "embed", "source", "track",
@@ -29,16 +33,9 @@ Flarum) serves its posts inside ``<noscript>`` to clients without JavaScript."""
 _BLOCKS = frozenset({"p", "div", "article", "section", "main", "li", "table", "h1", "h2", "h3",
                      "h4", "blockquote", "pre"})
 _BLOCK_TEXT_CHARS = 200
-HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
-"""An inline style that hides an element from every reader."""
 _OFTEN_HIDDEN_INLINE = ("span", "a", "label", "cite", "code", "small", "em", "strong", "b", "i")
 """The inline tags that carry hidden text on WCXB's pages (span 68 %, a 14 %, label 12 %,
 code 6 %); walking every inline tag would cost twice as much."""
-SCREEN_READER_CLASSES = ("sr-only", "visually-hidden", "visuallyhidden", "screen-reader-text",
-                         "screen-reader-only", "element-invisible", "show-for-sr", "screen-only")
-"""The utility classes of Bootstrap, Tailwind, WordPress, Drupal, Foundation, Elementor and
-HTML5 Boilerplate that hide text from the eye and leave it to screen readers; a class that
-ends with one of them (``usa-sr-only``) counts too."""
 _SEGMENTS = etree.XPath("//div[@hidden][starts-with(@id, 'S:')]")
 _SWAP_SCRIPTS = etree.XPath("//script[contains(., '$RC(') or contains(., '$RS(')]/text()")
 _SEGMENT_MARK = re.compile(r"""hidden id=["']?S:""")
@@ -144,12 +141,6 @@ def _join_text_runs(root: etree._Element, crowded: etree.XPath) -> None:
             _set(child, "tail", tail or None)
 
 
-def hides(el: etree._Element) -> bool:
-    """Whether ``el`` is hidden from every reader by its own markup (the ``hidden`` attribute
-    or an inline style); a stylesheet's rules are not read."""
-    return el.get("hidden") is not None or HIDDEN_STYLE.search(el.get("style") or "") is not None
-
-
 def _drop_hidden_inline(root: etree._Element) -> None:
     """Drop inline elements no reader sees: unwrapping would glue their text into the visible
     text around them ("Share", "javascript:void(0)", the other slides' captions) and lose the
@@ -169,7 +160,7 @@ def _drop_hidden_inline(root: etree._Element) -> None:
         names = attrib.get("class")
         if (names and ("sr" in names or "creen" in names or "isually" in names
                        or "invisible" in names)  # spares the split on most classes
-                and any(name.endswith(SCREEN_READER_CLASSES) for name in names.lower().split())):
+                and screen_reader_only(names.lower().split())):
             hidden.append(el)
     for el in hidden:
         if el.getparent() is None:  # inside an element already emptied

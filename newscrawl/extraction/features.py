@@ -21,8 +21,8 @@ from operator import itemgetter, or_
 import numpy as np
 from lxml import etree
 
-from .clean import HIDDEN_STYLE
 from .metadata import Metadata
+from .text import HIDDEN_STYLE, text_key
 
 FEATURE_VERSION = 8
 
@@ -86,7 +86,7 @@ GROUPS = (*CLASS_GROUPS, "hidden", *TAG_GROUPS)
 """``hidden`` is set by markup alone (the ``hidden`` attribute, ``aria-hidden="true"``,
 ``display:none`` or ``visibility:hidden`` in ``style``). Class words such as "hidden-xs" or
 "hide-on-print" joined it once, and mostly name text a reader sees: under the markup alone
-12 % of WCXB's nodes are content, under either 25 % (docs/extraction.md); the learned
+12 % of WCXB's nodes are content, under either 25 % (docs/tried.md); the learned
 ``path_words`` column still reads those words."""
 _GROUP_BIT = {g: 1 << i for i, g in enumerate(GROUPS)}
 _WORD_MASK: dict[str, int] = {}
@@ -418,35 +418,6 @@ def _char_counts(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
     return counts, last_cp
 
 
-def collapse_spaces(text: str) -> str:
-    """Runs of whitespace to one space, ends stripped.
-
-    A multi-megabyte node goes through in 64K slices: splitting it whole would build a list of
-    millions of words (as would ``re.sub``), hundreds of MB for a page we accept.
-    """
-    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
-        return text  # its only whitespace is single inner spaces (the rest is unprintable)
-    if len(text) <= 65536:
-        return " ".join(text.split())
-    parts: list[str] = []
-    gap = False
-    for k in range(0, len(text), 65536):
-        piece = text[k: k + 65536]
-        core = " ".join(piece.split())
-        if core:
-            if parts and (gap or piece[0].isspace()):
-                parts.append(" ")
-            parts.append(core)
-            gap = piece[-1].isspace()
-        else:
-            gap = True
-    return "".join(parts)
-
-
-def _norm(text: str) -> str:
-    return collapse_spaces(text).lower()
-
-
 class TooManyNodes(ValueError):
     """A page with more text nodes than the caller allows; raised before the arrays are built."""
 
@@ -609,11 +580,11 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     X[:, col["page_nodes"]] = np.log1p(n)
     page_type = (meta.page_type or "").lower()
     X[:, col["page_is_article"]] = any(t in page_type for t in _ARTICLE_TYPES)
-    body = _norm(meta.article_body) if meta.article_body else ""
-    desc_text = _norm(meta.description) if meta.description else ""
-    title = _norm(meta.title) if meta.title else ""
+    body = text_key(meta.article_body) if meta.article_body else ""
+    desc_text = text_key(meta.description) if meta.description else ""
+    title = text_key(meta.title) if meta.title else ""
     X[:, col["page_has_body"]] = bool(body)
-    normed = [_norm(t) for t in texts]
+    normed = [text_key(t) for t in texts]
     seen = Counter(normed)
     X[:, col["duplicates"]] = np.log(np.fromiter(map(seen.__getitem__, normed), np.float64, n))
     in_title = np.zeros(n, dtype=bool)

@@ -34,6 +34,7 @@ import numpy as np
 from .article import PageSignals
 from .features import FEATURE_NAMES, TAGS, NodeTable
 from .model import ModelMismatch, dense_predictor
+from .text import CJK_CHAR
 from .xgboost_lean import import_xgboost
 
 xgb = import_xgboost()
@@ -113,7 +114,6 @@ _NEAR = 6
 """Levels up to which an ancestor's class or id describes a node."""
 _TAG_LI, _TAG_TD, _TAG_TH, _TAG_PRE = (float(TAGS.index(t)) for t in ("li", "td", "th", "pre"))
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 _WORD = re.compile(r"\w+")
 _DIGITS = re.compile(r"\d+")
 _CURRENCY = re.compile("[$¢£¤¥\u058f\u060b\u09f2\u09f3\u0e3f\u17db\u20a0-\u20cf\ufdfc"
@@ -131,8 +131,8 @@ _SCRIPT_EXT = frozenset({"php", "asp", "aspx", "jsp", "cfm", "cgi", "do", "pl"})
 
 def word_count(text: str) -> float:
     """Words, with a CJK character as half a word (Chinese words average ~1.7 characters)."""
-    cjk = len(_CJK.findall(text))
-    return len(_WORD.findall(_CJK.sub(" ", text))) + cjk / 2
+    cjk = len(CJK_CHAR.findall(text))
+    return len(_WORD.findall(CJK_CHAR.sub(" ", text))) + cjk / 2
 
 
 def page_signals(table: NodeTable, proba: np.ndarray, keep: np.ndarray) -> PageSignals:

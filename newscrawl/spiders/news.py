@@ -20,21 +20,35 @@ from urllib.parse import urljoin, urlsplit
 
 import scrapy
 from lxml import etree
-from scrapy import signals
-from scrapy.exceptions import CloseSpider, IgnoreRequest
+from scrapy.exceptions import (
+    CannotResolveHostError,
+    CloseSpider,
+    DownloadCancelledError,
+    DownloadConnectionRefusedError,
+    DownloadFailedError,
+    DownloadTimeoutError,
+    IgnoreRequest,
+    ResponseDataLossError,
+    UnsupportedURLSchemeError,
+)
 from scrapy.http import Request, Response, TextResponse
 from scrapy.linkextractors import LinkExtractor
 from scrapy.spidermiddlewares.httperror import HttpError
 from scrapy.utils.gz import gunzip, gzip_magic_number
 from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
+from twisted.internet.error import ConnectionRefusedError as TxConnectionRefusedError
+from twisted.internet.error import DNSLookupError, TCPTimedOutError
+from twisted.internet.error import TimeoutError as TxTimeoutError
 from twisted.python.failure import Failure
+from twisted.web._newclient import ResponseFailed
 
 from newscrawl.extraction.dates import parse_date, url_date
 from newscrawl.extraction.decode import looks_binary
 from newscrawl.extraction.pagekind import PageModel
-from newscrawl.items import Article, Page
+from newscrawl.items import Page
 from newscrawl.pipelines import since_day
 from newscrawl.spiders.sites import SiteConfig, load_sites, site_from_url
+from newscrawl.warc import CAPTURED_AT
 
 logger = logging.getLogger(__name__)
 
@@ -53,33 +67,75 @@ _FEED_LINK_TAGS = (
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 
 
+_FAILURE_TYPES: tuple[tuple[type[BaseException] | tuple[type[BaseException], ...], str], ...] = (
+    ((DownloadTimeoutError, TxTimeoutError, TCPTimedOutError), "timeout"),
+    ((DownloadConnectionRefusedError, TxConnectionRefusedError), "connection_refused"),
+    ((CannotResolveHostError, DNSLookupError), "dns"),
+    (ResponseDataLossError, "data_loss"),
+    ((DownloadFailedError, ResponseFailed), "download_failed"),
+    (UnsupportedURLSchemeError, "unsupported_scheme"),
+)
+_IGNORED_COUNTERS = (("robotstxt/forbidden", "robots_txt"), ("offsite/filtered", "offsite"))
+"""Scrapy's middlewares raise a plain ``IgnoreRequest``, each after counting it under its own
+key; the counter, not the message, tells which one refused a request."""
+
+
 def failure_reason(failure: Failure) -> str:
-    """A short, stable stats key for why a request produced no response."""
+    """A short, stable stats key for why a request produced no response, from the exception's
+    type. An ``IgnoreRequest`` is ``ignored`` here; ``NewsSpider.on_error`` tells which
+    middleware raised it."""
     exc = failure.value
     if isinstance(exc, HttpError):
         return f"http_{exc.response.status}"
     if isinstance(exc, IgnoreRequest):
-        msg = str(exc).lower()
-        if "robots.txt" in msg:
-            return "robots_txt"
-        if "redirect" in msg:
-            return "redirect_loop"
-        if "offsite" in msg:
-            return "offsite"
         return "ignored"
-    name = type(exc).__name__
-    lowered = name.lower()
-    if "timeout" in lowered:
-        return "timeout"
-    if "cancel" in lowered:
-        return "too_large"  # Scrapy cancels a download only when it passes DOWNLOAD_MAXSIZE
-    if "refused" in lowered:
-        return "connection_refused"
-    if "dns" in lowered or "resolve" in lowered:
-        return "dns"
-    if "dataloss" in lowered or "partial" in lowered:
-        return "data_loss"
-    return _CAMEL.sub("_", name.removesuffix("Error")).lower() or "download_error"
+    if isinstance(exc, DownloadCancelledError):
+        # Scrapy's HTTP handler cancels a download when it passes DOWNLOAD_MAXSIZE (the
+        # declared length, or the bytes received); its timeout is DownloadTimeoutError
+        return "too_large"
+    for types, reason in _FAILURE_TYPES:
+        if isinstance(exc, types):
+            return reason
+    return _CAMEL.sub("_", type(exc).__name__.removesuffix("Error")).lower() or "download_error"
+
+
+def sites_from_arguments(url: str | None = None, sites: str | None = None,
+                         site: str | None = None, max_items: str | None = None,
+                         max_depth: str | None = None, **unused: Any) -> list[SiteConfig]:
+    """The sites the spider's ``-a`` arguments name. A ``ValueError`` says, in one line, what
+    is wrong (with the valid site names when there are some); ``scrapy crawl`` reports it as a
+    usage error before the crawl starts (``newscrawl/scrapy_commands/crawl.py``)."""
+    if sites:
+        try:
+            configs = load_sites(sites)
+        except OSError as exc:
+            raise ValueError(f"-a sites={sites}: {exc.strerror or exc}") from None
+        except ValueError as exc:
+            raise ValueError(f"-a sites={sites}: {exc}") from None
+        if site:
+            names = [c.name for c in configs]
+            configs = [c for c in configs if c.name == site]
+            if not configs:
+                raise ValueError(f"-a site={site}: no such site in {sites}; its sites: "
+                                 + ", ".join(names))
+    elif url:
+        try:
+            configs = [site_from_url(url)]
+        except ValueError as exc:
+            raise ValueError(f"-a url={url}: {exc}") from None
+    else:
+        raise ValueError("give -a url=https://... or -a sites=sites.toml")
+    for name, value in (("max_items", max_items), ("max_depth", max_depth)):
+        if value is not None:
+            try:
+                number = int(value)
+            except ValueError:
+                raise ValueError(f"-a {name}={value}: give a whole number") from None
+            if number < 0:
+                raise ValueError(f"-a {name}={value}: give a number >= 0")
+            for config in configs:
+                setattr(config, name, number)
+    return configs
 
 
 class NewsSpider(scrapy.Spider):
@@ -99,35 +155,28 @@ class NewsSpider(scrapy.Spider):
                  site: str | None = None, max_items: str | None = None,
                  max_depth: str | None = None, **kwargs: Any):
         super().__init__(**kwargs)
-        if sites:
-            configs = load_sites(sites)
-            if site:
-                configs = [c for c in configs if c.name == site]
-                if not configs:
-                    raise ValueError(f"no site named {site!r} in {sites}")
-        elif url:
-            configs = [site_from_url(url)]
-        else:
-            raise ValueError("give -a url=https://... or -a sites=sites.toml")
-        for config in configs:
-            if max_items is not None:
-                config.max_items = int(max_items)
-            if max_depth is not None:
-                config.max_depth = int(max_depth)
+        configs = sites_from_arguments(url=url, sites=sites, site=site, max_items=max_items,
+                                       max_depth=max_depth)
         self.sites: dict[str, SiteConfig] = {c.name: c for c in configs}
         self.allowed_domains = sorted({d for c in configs for d in c.allowed_domains})
         self.exported: Counter[str] = Counter()
+        self._ignored_claimed: Counter[str] = Counter()
         # Domains are checked by SiteConfig.may_request: LinkExtractor's allow_domains
         # compares the netloc, port included, so it rejects every link of host:port sites.
         self._link_extractors = {c.name: LinkExtractor(deny=c.deny, unique=True)
                                  for c in configs}
 
     @classmethod
+    def check_arguments(cls, **kwargs: Any) -> None:
+        """Raise ``ValueError`` for ``-a`` arguments the spider cannot run with; ``scrapy
+        crawl`` asks before it starts the crawl."""
+        sites_from_arguments(**kwargs)
+
+    @classmethod
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> NewsSpider:
         spider = super().from_crawler(crawler, *args, **kwargs)
         spider.since = since_day(crawler.settings)
         spider.pages = PageModel.load(crawler.settings.get("NEWSCRAWL_PAGE_MODEL") or None)
-        crawler.signals.connect(spider._item_scraped, signal=signals.item_scraped)
         return spider
 
     def _before_since(self, url: str, dated: str | None = None) -> bool:
@@ -143,12 +192,24 @@ class NewsSpider(scrapy.Spider):
             return True
         return False
 
-    def _item_scraped(self, item: Any) -> None:
-        if isinstance(item, Article) and item.site:
-            self.exported[item.site] += 1
+    def take_article(self, site_name: str | None) -> bool:
+        """Count an article towards its site's ``max_items``; False when the site is full
+        (``newscrawl.limits.MaxItemsPipeline`` drops it then)."""
+        site = self.sites.get(site_name or "")
+        if site is None:
+            return True
+        if self._full(site):
+            return False
+        self.exported[site.name] += 1
+        return True
 
     def _full(self, site: SiteConfig) -> bool:
         return bool(site.max_items) and self.exported[site.name] >= site.max_items
+
+    def site_full(self, site_name: str | None) -> bool:
+        """The site has its ``max_items`` articles (``newscrawl.limits``)."""
+        site = self.sites.get(site_name or "")
+        return site is not None and self._full(site)
 
     async def start(self) -> AsyncIterator[Any]:
         for site in self.sites.values():
@@ -279,7 +340,9 @@ class NewsSpider(scrapy.Spider):
             site=site.name,
             url_kind=site.url_kind(response.url),
             found_via=response.meta.get("found_via", "link"),
-            crawled_at=datetime.now(UTC).isoformat(timespec="seconds"),
+            # when the response arrived: the WARC record's date, when there is an archive
+            crawled_at=response.meta.get(CAPTURED_AT)
+            or datetime.now(UTC).isoformat(timespec="seconds"),
         )
         hops = response.meta.get("hops", 0)
         if not isinstance(response, TextResponse) or looks_binary(response.body[:2048]):
@@ -301,12 +364,32 @@ class NewsSpider(scrapy.Spider):
         """Count and log a failed request in one line; Scrapy would log a traceback."""
         request = failure.request
         reason = failure_reason(failure)
+        if reason == "ignored":
+            reason = self._ignored_reason(request)
         if request.meta.get("newscrawl_page"):
             self.crawler.stats.inc_value(f"newscrawl/dropped/{reason}")
             logger.info("Dropped page %s: %s (%s)", request.url, reason,
                         failure.getErrorMessage())
         else:
             self._discovery_failed(request.url, reason, failure.getErrorMessage())
+
+    def _ignored_reason(self, request: Request) -> str:
+        """Which middleware ignored the request: one whose counter (``robotstxt/forbidden``,
+        ``offsite/filtered``) holds a refusal no errback has claimed yet, else ours when the
+        request's site is full, else the redirect middleware when the request used up its
+        redirects, else ``ignored``."""
+        stats = self.crawler.stats
+        for key, reason in _IGNORED_COUNTERS:
+            if stats.get_value(key, 0) > self._ignored_claimed[key]:
+                self._ignored_claimed[key] += 1
+                return reason
+        if self.site_full(request.meta.get("site")):
+            return "site_full"  # newscrawl.limits.SiteFullMiddleware
+        max_redirects = self.crawler.settings.getint("REDIRECT_MAX_TIMES")
+        if (request.meta.get("redirect_times", 0) >= max_redirects
+                or request.meta.get("redirect_ttl") == 0):
+            return "redirect_loop"
+        return "ignored"
 
     def _discovery_failed(self, url: str, reason: str, detail: str = "") -> None:
         self.crawler.stats.inc_value(f"newscrawl/discovery_failed/{reason}")

@@ -15,10 +15,10 @@ import unicodedata
 
 import numpy as np
 
+from ..extraction.text import CJK
+
 # CJK characters are tokens on their own (no spaces between words); other scripts by word.
-_TOKEN = re.compile(
-    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]|[^\W_]+"
-)
+_TOKEN = re.compile(f"[{CJK}]|[^\\W_]+")
 _SHORT = 3          # tokens: at or below this a node must match near the cursor
 _WINDOW = 400       # characters after the cursor where short nodes may match
 _FUZZY = 0.6        # share of a node's bigrams found in the truth to count as content

@@ -19,6 +19,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..extraction.text import CJK_CHAR, HANGUL, KANA
+
 SEED = 2033
 
 _TAG_WORDS = ("tag", "tags", "topic", "topics", "thema", "themen", "tema", "temas", "sujet",
@@ -70,7 +72,7 @@ def _slug(text: str, words: int = 3) -> str:
 
 def _excerpt(story: Story, rng: random.Random, words: int) -> str:
     text = " ".join(story.paragraphs)
-    if re.search(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]", text[:200]):
+    if CJK_CHAR.search(text[:200]):
         return text[:words * 2] + "…"
     return " ".join(text.split()[:words]) + "…"
 
@@ -164,16 +166,13 @@ class _Site:
                 f"<p>© {self.name}</p></footer></body></html>")
 
 
-_CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
-
-
 def _language(story: Story) -> str:
     text = " ".join(story.paragraphs)[:300]
-    if len(_CJK.findall(text)) < len(text) / 4:
+    if len(CJK_CHAR.findall(text)) < len(text) / 4:
         return "en"
-    if re.search(r"[\uac00-\ud7af]", text):
+    if re.search(f"[{HANGUL}]", text):
         return "ko"
-    return "ja" if re.search(r"[\u3040-\u30ff]", text) else "zh"
+    return "ja" if re.search(f"[{KANA}]", text) else "zh"
 
 
 def generate_pages(stories: Sequence[Story], *, sites: int = 60,

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .decode import readable
+from ..decode import readable
+from ..text import CJK_CHAR, HAN, HANGUL
 
 _MAX_RAW = 300
 """Longer raw strings are template accidents (a paragraph, a bio), not bylines."""
@@ -86,9 +87,8 @@ _CJK_REPORTER = "记者|記者|通讯员|通訊員|实习生|實習生"
 _CJK_ROLE = re.compile(
     rf"(?:本报|本報)?(?:{_CJK_REPORTER}|特约记者|特約記者|编辑|责编|责任编辑|기자)")
 _CJK_SPLIT = re.compile(r"[、，,；;\s]+")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _URL_OR_MAIL = re.compile(r"(?:https?://|www\.)\S+|\S+@\S+\.\w+")
-_HANDLE = re.compile(r"(?<!\w)@\w+")
+HANDLE = re.compile(r"(?<!\w)@\w+")
 _DATEISH = re.compile(
     r"(?i)(?:\b(?:updated|published|posted|modified|last updated|on|am|le|el|il)\b\s*[:.]?\s*)?"
     r"(?:\b\d{1,4}[./-]\d{1,2}[./-]\d{1,4}\b|\b\d{1,2}\s+\w{3,9}\.?,?\s+\d{4}\b|"
@@ -159,18 +159,17 @@ Reuters' style)."""
 # Chinese (and Japanese) credit lines, which name the writer without a "By": "记者 张三",
 # "（总台记者 张三）", "本报实习生 王五 本报记者 张三 李四", "新京报记者 张三 山东冠县报道",
 # "XX日报·XX记者 张三", "（张三 上海报道）", "作者：张三", "文/张三", "文・山田太郎".
-_HAN = "\u3400-\u4dbf\u4e00-\u9fff"
 CJK_CREDIT_LEAD = re.compile(
     rf"(?:^|(?<=\s))(?:\S{{0,12}}?(?:{_CJK_REPORTER}|撰稿人?)(?:\s*[:：]|(?=\s|$))"
     r"|(?:作者|撰文|文字?|图文|圖文|筆者|笔者)\s*[:：/／・])\s*"
 )
 """A reporter's credit with its outlet ("本报记者", "新华日报·XX记者") or a writer's label."""
-_CJK_REPORTED = re.compile(rf"(?:\s+|\s*[/／]\s*)[{_HAN}]{{2,10}}(?:报道|報道|報導|报导)$"
-                           rf"|\s*(?:发自|發自)[{_HAN}]{{2,8}}$")
+_CJK_REPORTED = re.compile(rf"(?:\s+|\s*[/／]\s*)[{HAN}]{{2,10}}(?:报道|報道|報導|报导)$"
+                           rf"|\s*(?:发自|發自)[{HAN}]{{2,8}}$")
 """Where the reporter filed from, after the names: "上海报道", Taiwan's "／台北報導", "发自北京"."""
 _CJK_ROLE_GLUED = re.compile(rf"^\S{{0,12}}?(?:{_CJK_REPORTER})\s*[:：]?\s*")
 _CJK_CREDIT_NAME = re.compile(
-    rf"[{_HAN}]{{2,4}}|[{_HAN}]{{1,6}}(?:[·・•][{_HAN}]{{1,6}})+|[A-Za-z][\w.-]{{1,29}}")
+    rf"[{HAN}]{{2,4}}|[{HAN}]{{1,6}}(?:[·・•][{HAN}]{{1,6}})+|[A-Za-z][\w.-]{{1,29}}")
 CJK_POSTED_BY = re.compile(
     r"由(?![于於])\s*(\S{2,12}?)\s*(?:张贴|張貼|发表|發表)(?:于|於)?\s*[@:：]?")
 """A blog's or forum's "posted by" ("由张三发表于", "由张三张贴 @"); 由于 is "because"."""
@@ -181,7 +180,7 @@ _CJK_MAX_NAMES = 8
 
 _KO_CREDIT = re.compile(
     r"(?:[\[(【][^\])】]{1,30}[\])】]\s*)?"
-    rf"((?:[\uac00-\ud7a3]{{2,4}}[\s·,]+){{0,{_CJK_MAX_NAMES - 1}}}?[\uac00-\ud7a3]{{2,4}})\s*"
+    rf"((?:[{HANGUL}]{{2,4}}[\s·,]+){{0,{_CJK_MAX_NAMES - 1}}}?[{HANGUL}]{{2,4}})\s*"
     r"(?:특파원|선임기자|객원기자|인턴기자|기자)"
     r"(?:\s*[\w.+-]+@[\w.-]+\.\w+)?\s*(=|$)")
 """A Korean credit: names, then the role ("홍길동 기자", "홍길동 기자 hong@example.co.kr"), as a
@@ -273,7 +272,7 @@ def _valid(name: str) -> bool:
         return False
     if not any(c.isalpha() for c in name):
         return False
-    if _CJK.search(name):
+    if CJK_CHAR.search(name):
         return len(name) <= 12
     return not _prose(name)
 
@@ -328,7 +327,7 @@ def _split_cjk(text: str) -> list[str]:
 
 def _names(raw: str) -> list[str]:
     text = _URL_OR_MAIL.sub(" ", raw)
-    text = _HANDLE.sub(" ", text)
+    text = HANDLE.sub(" ", text)
     # Keep what precedes a line/pipe/dash separator unless it was only the byline word.
     pieces = [p for p in _SEPARATORS.split(text) if p.strip(_TRIM)]
     kept: list[str] = []
@@ -342,7 +341,7 @@ def _names(raw: str) -> list[str]:
         kept.append(piece)
     names: list[str] = []
     for piece in kept:
-        if _CJK.search(piece) and not _LATIN_PAIR.search(piece):
+        if CJK_CHAR.search(piece) and not _LATIN_PAIR.search(piece):
             parts = _split_cjk(piece)
         else:
             parts = _SPLIT.split(piece)

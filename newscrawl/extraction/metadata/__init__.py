@@ -1,0 +1,126 @@
+"""Page metadata read from the raw tree, before cleaning throws <head> and <script> away.
+
+Sources, most trusted first: JSON-LD (schema.org Article types, ``@graph``, nested Person and
+Organization), OpenGraph and ``article:*`` tags, Twitter cards, ``<meta name>``/``itemprop``,
+``<time datetime>``, a byline in the DOM near the headline, a date in the URL. Each field takes
+the first source that gives a usable value, so a malformed or absurd value in one source falls
+through to the next instead of spoiling the page. One XPath pass collects everything the head
+and the microdata offer; the DOM is searched for a byline only when no source named an author.
+
+The package holds a module per concern: ``collect`` (the one pass over the tree that gathers
+the head's tags and the microdata), ``titles`` and ``headings`` (the headline and the text of
+an <h1>), ``walk`` (the texts and elements around the headline, read once per page),
+``bylines`` with ``authors`` (who wrote it, from declarations or a byline on the page, and how
+a credit line is cleaned into names), ``published`` (dates declared and dates printed near the
+headline) and ``fields`` (language, site name, section, tags, image and canonical URLs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lxml import etree
+
+from newscrawl.extraction.dates import page_language
+from newscrawl.extraction.meta_jsonld import read_jsonld
+from newscrawl.extraction.metadata.bylines import _authors
+from newscrawl.extraction.metadata.collect import (
+    _DESCRIPTION_KEYS,
+    _IMAGE_KEYS,
+    _MODIFIED_KEYS,
+    _SECTION_KEYS,
+    _SITE_KEYS,
+    _collect,
+    _first,
+    _page_type,
+    _plain,
+)
+from newscrawl.extraction.metadata.fields import (
+    _language,
+    _section,
+    _site,
+    _tags,
+    _url_or_none,
+    normalise_language,
+)
+from newscrawl.extraction.metadata.published import _date, _printed_update, _published
+from newscrawl.extraction.metadata.titles import _choose_title
+
+__all__ = ["Metadata", "extract_metadata", "normalise_language"]
+
+
+@dataclass(frozen=True, slots=True)
+class Metadata:
+    title: str | None = None
+    authors: tuple[str, ...] = ()
+    published: str | None = None
+    modified: str | None = None
+    language: str | None = None
+    """Declared language (html@lang, og:locale, content-language), BCP 47."""
+    description: str | None = None
+    site_name: str | None = None
+    image: str | None = None
+    tags: tuple[str, ...] = ()
+    section: str | None = None
+    canonical_url: str | None = None
+    page_type: str | None = None
+    """JSON-LD @type or og:type, lower-cased (``newsarticle``, ``article``, ``website`` ...)."""
+    article_body: str | None = None
+    """JSON-LD articleBody when the page embeds one: a hint for the node classifier."""
+
+
+def extract_metadata(root: etree._Element, url: str | None = None) -> Metadata:
+    """Read metadata from ``root`` (the uncleaned tree); never raises on malformed input.
+
+    Each field is guarded on its own, so a source that trips one field (a number where a string
+    was expected, a recursion in a bad tree) costs that field only.
+    """
+    try:
+        c = _collect(root)
+    except (ValueError, TypeError, etree.LxmlError):
+        return Metadata()
+    try:
+        ld = read_jsonld(c.scripts)
+    except (ValueError, TypeError, AttributeError, RecursionError):
+        ld = None
+    fields: dict[str, object] = {}
+
+    def guarded(name: str, fn, *args) -> None:  # noqa: ANN001
+        try:
+            value = fn(*args)
+        except (ValueError, TypeError, AttributeError, IndexError, KeyError, RecursionError,
+                etree.LxmlError):
+            return
+        if value:
+            fields[name] = value
+
+    guarded("site_name", lambda: _site(
+        _first(c.metas, _SITE_KEYS[:1]) or (ld.publisher if ld else None)
+        or _first(c.metas, _SITE_KEYS[1:])))
+    site_name = fields.get("site_name")
+    guarded("title", _choose_title, root, c, ld, site_name, url)
+    guarded("authors", _authors, root, c, ld, site_name)
+    guarded("language", _language, root, c, ld)
+    with page_language(fields.get("language")):  # type: ignore[arg-type]
+        guarded("modified", lambda: _date([
+            ld.modified if ld else None,
+            *[v for k in _MODIFIED_KEYS for v in c.metas.get(k, ())],
+        ]))
+        # A page that shows only an update date is dated by it: it is the date readers see.
+        guarded("published", _published, root, c, ld, url, fields.get("modified"))
+        if "modified" not in fields:
+            guarded("modified", _printed_update, root, c, url, fields.get("published"))
+    guarded("description", lambda: _plain(
+        (ld.description if ld else None) or _first(c.metas, _DESCRIPTION_KEYS)))
+    guarded("image", lambda: _url_or_none(
+        _first(c.metas, _IMAGE_KEYS) or (ld.image if ld else None)
+        or _first(c.metas, ("image_src",)), url))
+    guarded("tags", _tags, c, ld)
+    guarded("section", lambda: next(filter(None, map(_section, (
+        _first(c.metas, _SECTION_KEYS[:1]), ld.section if ld else None,
+        _first(c.metas, _SECTION_KEYS[1:])))), None))
+    guarded("canonical_url", lambda: _url_or_none(
+        c.canonical or _first(c.metas, ("og:url",)) or (ld.url if ld else None), url))
+    guarded("page_type", lambda: _page_type(c, ld) or None)
+    guarded("article_body", lambda: ld.body if ld else None)
+    return Metadata(**fields)  # type: ignore[arg-type]

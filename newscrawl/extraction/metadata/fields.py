@@ -1,0 +1,165 @@
+"""The fields read straight from declarations with a little cleaning: language, section, site
+name, tags and URLs.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urljoin
+
+from lxml import etree
+from w3lib.url import safe_url_string
+
+from newscrawl.extraction.decode import readable
+from newscrawl.extraction.meta_jsonld import JsonLd
+from newscrawl.extraction.metadata.collect import (
+    _LANGUAGE_KEYS,
+    _TAG_KEYS,
+    _Collected,
+    _first,
+    _hostname,
+    _plain,
+)
+
+_MAX_TAGS = 30
+_MAX_TAG_LEN = 80
+_LANG_TAG = re.compile(r"^[a-zA-Z]{2,3}(?:[-_][a-zA-Z0-9]{2,8})*$")
+
+
+_SENTENCE_END = re.compile(r"[.!?]\s+[A-Z]")
+
+
+def _section(value: str | None) -> str | None:
+    """A URL in the section's place (the page's own, on some sites) names no section, and
+    neither do sentences (a description filed as the section) nor a template's placeholder
+    (WIRED's ``article:section`` "tags", WordPress's "Uncategorized")."""
+    value = _plain(value, 200)
+    if value and (value.startswith(("http://", "https://")) or len(value) > 100 or (
+            len(value.split()) >= 10 and _SENTENCE_END.search(value))
+            or value.casefold() in _NOT_SECTIONS):
+        return None
+    return value
+
+
+_NOT_SECTIONS = frozenset({"tag", "tags", "category", "categories", "uncategorized",
+                           "uncategorised", "none", "null", "undefined", "section"})
+
+
+_NOT_SITE_NAMES = frozenset({"home", "homepage", "home page", "index", "welcome", "untitled"})
+
+
+def _site(value: str | None) -> str | None:
+    """Some sites declare their address as their name ("http://www.tmz.com"), which still
+    names them; a social handle names them without its "@", and made into an address
+    ("http://@handle") names nothing; nor does a template's "Homepage"."""
+    value = _plain(value, 200)
+    if value and value.startswith(("http://", "https://")) and (
+            "@" in value or not _hostname(value)):
+        return None
+    if value and value.casefold() in _NOT_SITE_NAMES:
+        return None
+    return value[1:] or None if value and value.startswith("@") else value
+
+
+def _language(root: etree._Element, c: _Collected, ld: JsonLd | None) -> str | None:
+    html_el = root if root.tag == "html" else root.find(".//html")
+    values = []
+    if html_el is not None:
+        values += [html_el.get("lang"), html_el.get("xml:lang")]
+    values += [_first(c.metas, _LANGUAGE_KEYS), ld.language if ld else None]
+    for value in values:
+        tag = normalise_language(value)
+        if tag:
+            return tag
+    return None
+
+
+def normalise_language(value: str | None) -> str | None:
+    """``en_us``/``EN-us`` to BCP 47 ``en-US``; None for what is not a language tag."""
+    if not value:
+        return None
+    value = value.strip().split(",")[0].strip().replace("_", "-")
+    if not _LANG_TAG.match(value) or value.lower() in ("und", "xx", "x-default"):
+        return None
+    parts = value.split("-")
+    out = [parts[0].lower()]
+    for part in parts[1:]:
+        if len(part) == 2 or (len(part) == 3 and part.isdigit()):
+            out.append(part.upper())
+        elif len(part) == 4 and part.isalpha():
+            out.append(part.title())
+        else:
+            out.append(part.lower())
+    return "-".join(out)
+
+
+_TAG_SEPARATORS = re.compile(r"[,;，；、]")
+_TAG_FIELD = re.compile(r"([A-Za-z][A-Za-z-]*):(?:(\S)|\s)")
+"""A CMS's fields written into its keywords ("displayType: listicle", "contentId: 15cd…",
+Medium's "Lite:true", "Tag:Nodejs"): a key, a colon, and no space or a lower-case-initial key."""
+
+
+def _tag_value(tag: str) -> str | None:
+    """The tag a keyword names: a field's value when the field is a tag ("Tag:Nodejs"), nothing
+    for other fields; a topic with a colon ("Brexit: the deal", "Star Wars: Episode IV") stays."""
+    m = _TAG_FIELD.match(tag)
+    if m is None or not (m.group(2) or m.group(1)[0].islower()):
+        return tag
+    return tag[m.end(1) + 1:].strip() or None if m.group(1).lower() in ("tag", "topic") else None
+
+
+def _tags(c: _Collected, ld: JsonLd | None) -> tuple[str, ...]:
+    # A lone value is often the whole list ("a, b", "a; b", Chinese "甲，乙、丙"), and so is
+    # each keywords meta; one of several article:tag values or JSON-LD keywords is one tag
+    # ("Mergers, Acquisitions and Divestitures"). Some CMSs escape tags twice ("M&amp;A").
+    raw = list(c.metas.get("article:tag", ()))
+    if not raw and ld and ld.keywords:
+        raw = ld.keywords
+    whole_lists = len(raw) == 1
+    if not raw:
+        for key in _TAG_KEYS[1:]:
+            if key in c.metas:
+                raw, whole_lists = c.metas[key], True
+                break
+    values = [readable(v) or "" for v in raw]
+    if whole_lists:
+        values = [t for v in values for t in _TAG_SEPARATORS.split(v)]
+    out: list[str] = []
+    seen: set[str] = set()
+    for value in values:
+        tag = _tag_value(" ".join(value.split()))
+        if tag and len(tag) <= _MAX_TAG_LEN and tag.casefold() not in seen:
+            seen.add(tag.casefold())
+            out.append(tag)
+        if len(out) >= _MAX_TAGS:
+            break
+    return tuple(out)
+
+
+_GLUED_ORIGIN = re.compile(r"https?://[^/?#]+/?(?=https?://)", re.I)
+_UNSAFE_URL_CHAR = re.compile(r"[\x00-\x20\"<>\\^`{|}\x7f]")
+
+
+def _url_or_none(value: str | None, base: str | None) -> str | None:
+    """An absolute URL as Scrapy writes a request's ("Reventals Logo.png" → "Reventals%20Logo
+    .png", a non-ASCII path percent-encoded, the host in IDNA), so the item's ``url`` and its
+    ``canonical_url`` compare as strings."""
+    if not value:
+        return None
+    value = value.strip()
+    if not value or value.startswith(("data:", "javascript:")) or len(value) > 2048:
+        return None
+    glued = _GLUED_ORIGIN.match(value)
+    if glued:  # a CMS put the site's address before an absolute URL ("https://a.mehttps://cdn…")
+        value = value[glued.end():]
+    try:
+        url = urljoin(base, value) if base else value
+        # safe_url_string costs ~30 us a URL; most are already safe (ASCII, nothing to quote,
+        # a lower-case host)
+        end = url.find("/", url.find("//") + 2)
+        origin = url[:end] if end > 0 else url
+        if url.isascii() and not _UNSAFE_URL_CHAR.search(url) and origin.islower():
+            return url
+        return safe_url_string(url)
+    except ValueError:
+        return None

@@ -1,0 +1,81 @@
+"""A site's ``max_items`` is exact: a real crawl of the sample site with ``-a max_items=10``
+exports ten articles, the pages already on their way dropped as ``site_full``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from crawlutil import TEST_SETTINGS, Site, read_jsonl
+from scrapy.utils.misc import build_from_crawler
+from scrapy.utils.test import get_crawler
+
+from newscrawl.demo import crawl_command, crawl_env
+from newscrawl.items import Article
+from newscrawl.limits import MaxItemsPipeline, SiteFull, SiteFullMiddleware
+from newscrawl.spiders.news import NewsSpider
+
+
+def _article(url: str, site: str) -> Article:
+    return Article(url=url, canonical_url=url, title="t", text="x", language="en",
+                   crawled_at="2024-06-01T00:00:00+00:00", content_hash=url,
+                   model_version="nodes-v1", site=site)
+
+
+def test_each_article_takes_a_place_until_the_site_is_full() -> None:
+    crawler = get_crawler(NewsSpider)
+    crawler.stats.open_spider()
+    crawler.spider = NewsSpider.from_crawler(crawler, url="http://n.example/", max_items="2")
+    pipe = build_from_crawler(MaxItemsPipeline, crawler)
+    for n in (1, 2):
+        item = _article(f"http://n.example/{n}", "n.example")
+        assert pipe.process_item(item) is item
+    try:
+        pipe.process_item(_article("http://n.example/3", "n.example"))
+    except SiteFull:
+        pass
+    else:
+        raise AssertionError("a third article passed max_items = 2")
+    other = _article("http://other.example/1", "other.example")  # no such site: no limit
+    assert pipe.process_item(other) is other
+    assert crawler.stats.get_value("newscrawl/dropped/site_full") == 1
+
+
+def test_a_full_sites_queued_pages_are_not_downloaded() -> None:
+    from scrapy import Request
+    from scrapy.exceptions import IgnoreRequest
+    from twisted.python.failure import Failure
+
+    crawler = get_crawler(NewsSpider)
+    crawler.stats.open_spider()
+    spider = crawler.spider = NewsSpider.from_crawler(crawler, url="http://n.example/",
+                                                      max_items="1")
+    mw = build_from_crawler(SiteFullMiddleware, crawler)
+    page = Request("http://n.example/2024/05/a-queued-story",
+                   meta={"newscrawl_page": True, "site": "n.example"})
+    assert mw.process_request(page) is None  # not full yet
+    assert spider.take_article("n.example")
+    sitemap = Request("http://n.example/sitemap.xml", meta={"site": "n.example"})
+    assert mw.process_request(sitemap) is None  # only pages are refused
+    try:
+        mw.process_request(page)
+    except IgnoreRequest:
+        failure = Failure()
+    else:
+        raise AssertionError("a full site's page was let through")
+    failure.request = page
+    spider.on_error(failure)
+    assert crawler.stats.get_value("newscrawl/dropped/site_full") == 1
+
+
+def test_max_items_exports_exactly_that_many(sample_site: Site, tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    cmd = crawl_command(sample_site.base, out, tmp_path / "stats.json", tmp_path / "crawl.log",
+                        TEST_SETTINGS)
+    cmd[cmd.index("-O"):cmd.index("-O")] = ["-a", "max_items=10"]
+    proc = subprocess.run(cmd, env=crawl_env(), cwd=tmp_path, timeout=300, check=False)
+    assert proc.returncode == 0
+    stats = json.loads((tmp_path / "stats.json").read_text("utf-8"))
+    assert len(read_jsonl(out)) == 10
+    assert stats["item_scraped_count"] == 10
