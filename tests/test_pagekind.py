@@ -239,21 +239,24 @@ def test_url_model_orders_but_is_checked_too(model, tmp_path) -> None:
         PageModel.load(tmp_path / "pages.ubj")
 
 
-def test_extract_articles_applies_the_crawls_decision(tmp_path, capsys) -> None:
-    """``newscrawl extract --articles`` keeps what the crawl would export, by the same call."""
-    from newscrawl.cli import main
+def test_article_decision_is_the_classifiers_unless_the_site_rules_out(extractor,
+                                                                          model) -> None:
+    """``pipelines.article_decision``, which the crawl and ``newscrawl extract`` on a WARC
+    both call: a site's ``article_deny``/``article_allow`` (url_kind ``listing``) rules a page
+    out; otherwise the page classifier decides, with or without how the page was found."""
+    from newscrawl.pipelines import article_decision
 
-    story = tmp_path / "story.html"
-    story.write_text(_page("Ferry terminal to close",
-                           _story("Ferry terminal to close", SENTENCES, 7), og_type="article"))
-    tag = tmp_path / "tag.html"
-    tag.write_text(_page("Topic: ferries", "<h1>Ferries</h1>" + _teasers(14)))
-    assert main(["extract", "--articles", "--format", "json", str(story), str(tag)]) == 0
-    out, err = capsys.readouterr()
-    assert len(out.splitlines()) == 1 and "Ferry terminal" in out
-    assert "tag.html: not article (p(article)" in err
-    assert main(["extract", "--format", "json", str(story), str(tag)]) == 0
-    assert len(capsys.readouterr().out.splitlines()) == 2  # without it, every page's text
+    story = extractor.extract(_page("Ferry terminal to close", _story(
+        "Ferry terminal to close", SENTENCES, 7), og_type="article").encode(),
+        "https://www.example.com/2019/11/18/ferry-terminal-close")
+    tag = extractor.extract(_page("Topic: ferries", "<h1>Ferries</h1>" + _teasers(14)).encode(),
+                            "https://www.example.com/tag/ferries/")
+    assert article_decision(story, "unknown", None, model)[0]
+    assert article_decision(story, "unknown", "sitemap", model)[0]
+    assert article_decision(story, "listing", "sitemap", model) == (
+        False, "the site's URL patterns")
+    is_article, why = article_decision(tag, "unknown", "link", model)
+    assert not is_article and why.startswith("p(article) ")
 
 
 def test_spider_orders_page_requests_by_what_the_url_says() -> None:
