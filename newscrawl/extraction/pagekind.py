@@ -34,13 +34,14 @@ import numpy as np
 from .article import PageSignals
 from .features import FEATURE_NAMES, TAGS, NodeTable
 from .model import ModelMismatch, dense_predictor
+from .shipped import shipped_file
 from .text import CJK_CHAR
 from .xgboost_lean import import_xgboost
 
 xgb = import_xgboost()
 
 PAGE_FEATURE_VERSION = 1
-DEFAULT_PAGE_MODEL = Path(__file__).resolve().parent.parent.parent / "models" / "pages-v1.ubj"
+DEFAULT_PAGE_MODEL = shipped_file("pages-v1.ubj")
 
 URL_BUCKETS = 32
 """Buckets the words of short path segments and query keys are hashed into."""
