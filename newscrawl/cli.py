@@ -14,6 +14,7 @@ import sys
 COMMANDS = {
     "extract": ("newscrawl.commands.extract", "extract the article of files, globs, .gz or stdin"),
     "train": ("newscrawl.training.cli", "label pages, train the node model, write model + card"),
+    "train-pages": ("newscrawl.training.pages", "train the article-or-not page classifier"),
     "evaluate": ("newscrawl.evaluation.evaluate", "cross-validate or score a model on a data set"),
     "bench": ("newscrawl.evaluation.bench", "time each stage per page against trafilatura"),
     "demo": ("newscrawl.demo", "serve the bundled sample site and crawl it offline"),

@@ -27,7 +27,8 @@ class Page:
     site: str | None = None
     """Name of the site config that requested the page."""
     url_kind: str = "unknown"
-    """What the URL's shape and the site's patterns say: ``article``, ``listing``, ``unknown``."""
+    """What the site's own patterns say (``article_allow``/``article_deny``): ``article``,
+    ``listing`` (never exported) or ``unknown``."""
     found_via: str = "link"
     """``start``, ``sitemap``, ``news_sitemap``, ``feed`` or ``link``."""
     crawled_at: str = ""

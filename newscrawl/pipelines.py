@@ -34,28 +34,11 @@ from w3lib.url import canonicalize_url
 from newscrawl import feeds
 from newscrawl.extraction import Article as Extracted
 from newscrawl.extraction import Extractor, SiteMemory
-from newscrawl.extraction.text import CJK_CHAR
+from newscrawl.extraction.pagekind import PageModel, word_count
 from newscrawl.items import Article, Page
 
 logger = logging.getLogger(__name__)
 
-ARTICLE_TYPES = frozenset({
-    "article", "newsarticle", "reportagenewsarticle", "analysisnewsarticle",
-    "opinionnewsarticle", "reviewnewsarticle", "backgroundnewsarticle", "blogposting",
-    "liveblogposting", "report", "scholarlyarticle", "techarticle", "satiricalarticle",
-})
-"""JSON-LD @type / og:type values (lower-cased) that declare an article."""
-LISTING_TYPES = frozenset({
-    "collectionpage", "itemlist", "searchresultspage", "aboutpage", "contactpage",
-    "profilepage", "person", "organization", "newsmediaorganization", "faqpage", "profile",
-    "video.other", "video.movie", "music.song", "product", "place", "event",
-})
-"""Types that declare something else; ``website``/``webpage`` are weaker (many CMSs put them
-on every page)."""
-LONG_PARAGRAPH = 30
-"""Word-equivalents from which a paragraph counts as running prose rather than a teaser."""
-
-_WORD = re.compile(r"\w+")
 _SPACE = re.compile(r"\s+")
 _TRACKING = re.compile(r"^(utm_\w+|fbclid|gclid|mc_cid|mc_eid|ocid|cmpid|ref|share)$", re.I)
 
@@ -103,12 +86,6 @@ class DuplicateText(NewscrawlDrop):
     reason = "duplicate_text"
 
 
-def word_count(text: str) -> float:
-    """Words, with a CJK character as half a word (Chinese words average ~1.7 characters)."""
-    cjk = len(CJK_CHAR.findall(text))
-    return len(_WORD.findall(CJK_CHAR.sub(" ", text))) + cjk / 2
-
-
 def text_hash(text: str) -> str:
     """sha1 of the text after NFKC, lower-casing and collapsing whitespace."""
     norm = _SPACE.sub(" ", unicodedata.normalize("NFKC", text).lower()).strip()
@@ -143,55 +120,16 @@ def canonical(url: str, declared: str | None = None) -> str:
     return canonicalize_url(urlunsplit((parts.scheme, parts.netloc, parts.path, query, "")))
 
 
-def page_kind(url_kind: str, page_type: str | None, found_via: str, words: float,
-              prose_words: float, min_words: float) -> tuple[bool, str]:
-    """Decide article vs. anything else from three kinds of evidence; return (is_article, why).
-
-    URL shape (dated paths and long slugs vs. ``/tag/``, ``/page/2``), what the page declares
-    (JSON-LD/og:type), how it was found (a Google News sitemap or a feed lists articles), and
-    the extracted text: an article is mostly running prose, a listing mostly short teasers.
-    No one signal decides alone, because each is wrong on some real sites.
-    """
-    score = 0
-    why = []
-    shape = {"article": 1, "listing": -2}.get(url_kind, 0)
-    if shape:
-        score += shape
-        why.append(f"url {url_kind}")
-    if page_type:
-        declared = 2 if page_type in ARTICLE_TYPES or page_type.endswith("article") else (
-            -2 if page_type in LISTING_TYPES else -1 if page_type in ("website", "webpage")
-            else 0)
-        if declared:
-            score += declared
-            why.append(f"type {page_type}")
-    if found_via in ("news_sitemap", "feed"):
-        score += 1
-        why.append(found_via)
-    if prose_words >= min_words:
-        score += 1
-        why.append(f"{prose_words:.0f} words of prose")
-    else:
-        score -= 1
-        why.append(f"only {prose_words:.0f} words of prose")
-    share = prose_words / words if words else 0.0
-    if share >= 0.5:
-        score += 1
-        why.append(f"prose share {share:.2f}")
-    elif share < 0.2:
-        score -= 1
-        why.append(f"prose share {share:.2f}")
-    return score >= 1, f"score {score:+d}: " + ", ".join(why)
-
-
-def article_decision(art: Extracted, url_kind: str, found_via: str,
-                     min_words: float) -> tuple[bool, str]:
+def article_decision(art: Extracted, url_kind: str, found_via: str | None,
+                     pages: PageModel) -> tuple[bool, str]:
     """Whether an extracted page is an article, and why. The one decision the crawl's
     pipeline and ``newscrawl extract`` on a crawl's WARC make, so that both export the same
-    pages; whatever decides (``page_kind`` today) is called here and nowhere else."""
-    words = word_count(art.text)
-    prose = sum(n for n in map(word_count, art.paragraphs) if n >= LONG_PARAGRAPH)
-    return page_kind(url_kind, art.page_type, found_via, words, prose, min_words)
+    pages: the site's own URL patterns (``article_allow``/``article_deny``) when they rule
+    a page out, else the page classifier (``extraction.pagekind``)."""
+    if url_kind == "listing":
+        return False, "the site's URL patterns"
+    kind = pages.decide(art, found_via)
+    return kind.is_article, str(kind)
 
 
 _COPIED = [f.name for f in fields(Article)]
@@ -228,11 +166,12 @@ class ExtractionPipeline:
     holds every download while it is read: it is logged at WARNING with its size and stages,
     and counted, so that whoever runs the crawl can find it."""
 
-    def __init__(self, crawler: Crawler, extractor: Extractor, min_words: int,
-                 since: str | None = None):
+    def __init__(self, crawler: Crawler, extractor: Extractor, pages: PageModel,
+                 min_words: int, since: str | None = None):
         self.crawler = crawler
         self.stats = crawler.stats
         self.extractor = extractor
+        self.pages = pages
         self.min_words = min_words
         self.since = since
 
@@ -247,13 +186,18 @@ class ExtractionPipeline:
                              "without its model would export nothing useful")
         site_pages = settings.getint("NEWSCRAWL_SITE_PAGES", 50)
         sites = SiteMemory(max_pages=site_pages) if site_pages > 0 else None
+        page_model = settings.get("NEWSCRAWL_PAGE_MODEL") or None
+        if page_model and not Path(page_model).is_file():
+            raise ValueError(f"NEWSCRAWL_PAGE_MODEL={page_model!r}: no such model file")
         # the library raises on a missing or mismatched model
         extractor = Extractor(model, sites=sites)
-        return cls(crawler, extractor, settings.getint("NEWSCRAWL_MIN_WORDS", 80),
+        pages = PageModel.load(page_model)
+        return cls(crawler, extractor, pages, settings.getint("NEWSCRAWL_MIN_WORDS", 80),
                    since_day(settings))
 
     def open_spider(self) -> None:
         self.stats.set_value("newscrawl/model_version", self.extractor.model_version)
+        self.stats.set_value("newscrawl/page_model", self.pages.name)
 
     def process_item(self, item: Any) -> Any:
         if not isinstance(item, Page):
@@ -286,11 +230,10 @@ class ExtractionPipeline:
         if not art.ok:
             raise self._drop(Unusable(art.reason or "no_text",
                                       f"{url}: no text ({art.reason or 'no_text'})"))
-        words = word_count(art.text)
-        is_article, why = article_decision(art, page["url_kind"], page["found_via"],
-                                           self.min_words)
+        is_article, why = article_decision(art, page["url_kind"], page["found_via"], self.pages)
         if not is_article:
             raise self._drop(NotAnArticle(f"{url}: not an article ({why})"))
+        words = word_count(art.text)
         if words < self.min_words:
             raise self._drop(TooShort(f"{url}: {words:.0f} words < {self.min_words}"))
         if self.since and art.published and art.published[:10] < self.since:  # ISO dates

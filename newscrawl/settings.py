@@ -17,6 +17,7 @@ ADDONS = {"newscrawl.feeds.DefaultFeed": 0}
 # newscrawl's own components (pipelines.py, extensions.py)
 NEWSCRAWL_EXTRACTION_ENABLED = True  # off: the pipeline passes raw Page items through
 NEWSCRAWL_MODEL = None  # path to a node model (.ubj); None: the shipped models/nodes-v1.ubj
+NEWSCRAWL_PAGE_MODEL = None  # article-or-not classifier (.ubj); None: models/pages-v1.ubj
 NEWSCRAWL_SITE_PAGES = 50  # a site's template is read from its last N pages extracted; 0: off
 NEWSCRAWL_MIN_WORDS = 80  # shorter extractions are dropped as too_short (a CJK character = 1/2)
 NEWSCRAWL_DEDUP_ENABLED = True  # drop repeats by canonical URL and by normalised-text hash

@@ -26,11 +26,12 @@ SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 FUNDUS = SHARED / "data" / "fundus-dev"
 MIRROR = SHARED / "tools" / "mirror.py"
 ARTICLES = 133
-EXPORTED_FLOOR = 125
-"""Measured 129 of 133 with the hand-weighted ``pipelines.page_kind`` (three articles whose
-URL the mirror ends in ``/index.html`` and that declare ``webpage`` or show no prose are
-dropped as not_article, one has no text), less a margin for the crawl order: a learned
-article decision should export all 133."""
+EXPORTED_FLOOR = 130
+"""Measured 132 of 133 with the page classifier ``models/pages-v1`` (the one left gives no
+text), 129 with the hand-weighted rules it replaced; less a margin for the crawl order.
+fundus-dev is among the classifier's training data, so this checks the crawl's wiring of
+the decision, not its accuracy on new sites (models/pages-v1.md has the out-of-fold
+figures)."""
 PIPELINE_DROPS = {"not_article", "too_short", "duplicate_url", "duplicate_text", "binary",
                   "empty", "no_text", "no_content", "too_many_nodes", "too_large",
                   "extraction_error"}

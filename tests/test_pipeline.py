@@ -24,7 +24,6 @@ from newscrawl.pipelines import (
     TooShort,
     Unusable,
     canonical,
-    page_kind,
     text_hash,
     word_count,
 )
@@ -129,7 +128,7 @@ def test_listing_page_dropped_as_not_article(site: tuple[Path, dict],
     crawler = _crawler()
     pipe = build_from_crawler(ExtractionPipeline, crawler)
     with pytest.raises(NotAnArticle) as info:
-        pipe.process_item(_page(root, "/world/", url_kind="listing", found_via="link"))
+        pipe.process_item(_page(root, "/world/", found_via="link"))
     assert info.value.log_level == "INFO"
     assert crawler.stats.get_value("newscrawl/dropped/not_article") == 1
 
@@ -336,22 +335,24 @@ def test_without_deduplication_nothing_is_skipped() -> None:
         build_from_crawler(SkipExportedMiddleware, _crawler(NEWSCRAWL_DEDUP_ENABLED=False))
 
 
-@pytest.mark.parametrize(("args", "expected"), [
-    # url_kind, page_type, found_via, words, prose_words
-    (("article", "newsarticle", "sitemap", 600, 500), True),
-    (("unknown", None, "link", 600, 500), True),  # no metadata: prose carries it
-    (("article", "website", "link", 500, 420), True),  # CMS that says website everywhere
-    (("unknown", "newsarticle", "feed", 300, 200), True),
-    (("listing", "collectionpage", "link", 400, 0), False),
-    (("listing", "website", "sitemap", 300, 40), False),  # front page
-    (("listing", "aboutpage", "link", 200, 180), False),  # about: prose, but declared
-    (("listing", "webpage", "link", 400, 390), False),  # privacy policy: long prose
-    (("unknown", "website", "link", 900, 100), False),  # teaser-heavy hub page
-    (("article", None, "link", 300, 30), False),  # a gallery: article URL, no prose
-])
-def test_page_kind(args: tuple, expected: bool) -> None:
-    is_article, why = page_kind(*args, min_words=80)
-    assert is_article is expected, why
+def test_site_patterns_overrule_the_page_classifier(site: tuple[Path, dict]) -> None:
+    """An article URL the site's ``article_deny`` names is not exported; without such a
+    pattern the same page is decided by the page classifier, and logged with its score."""
+    root, manifest = site
+    truth = next(a for a in manifest["articles"] if a["lang"] == "en")
+    crawler = _crawler()
+    pipe = build_from_crawler(ExtractionPipeline, crawler)
+    with pytest.raises(NotAnArticle, match="URL patterns"):
+        pipe.process_item(_page(root, truth["path"], url_kind="listing"))
+    assert isinstance(pipe.process_item(_page(root, truth["path"])), Article)
+    with pytest.raises(NotAnArticle, match=r"p\(article\) 0\.\d+ <"):
+        pipe.process_item(_page(root, "/tag/economy/", found_via="link"))
+
+
+def test_missing_page_model_refuses_to_start(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="no-such-pages"):
+        build_from_crawler(ExtractionPipeline, get_crawler(
+            settings_dict={"NEWSCRAWL_PAGE_MODEL": str(tmp_path / "no-such-pages.ubj")}))
 
 
 def test_canonical() -> None:

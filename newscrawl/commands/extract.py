@@ -287,19 +287,20 @@ class ExportDecision:
 
     def __init__(self) -> None:
         from newscrawl import settings
+        from newscrawl.extraction.pagekind import PageModel
 
         self.min_words = settings.NEWSCRAWL_MIN_WORDS
+        self.pages = PageModel.load(settings.NEWSCRAWL_PAGE_MODEL)
         self.urls: set[str] = set()
         self.hashes: set[str] = set()
 
     def __call__(self, art: Article, page: Page) -> str | None:
         """None for a page the crawl exports, else ``reason (why)``."""
         from newscrawl.pipelines import article_decision, canonical, text_hash, word_count
-        from newscrawl.spiders.sites import url_shape
 
         url = page.url or ""
-        is_article, why = article_decision(art, url_shape(url), page.found_via or "link",
-                                           self.min_words)
+        # a WARC holds no site configuration: no article_allow/article_deny patterns
+        is_article, why = article_decision(art, "unknown", page.found_via, self.pages)
         if not is_article:
             return f"not_article ({why})"
         words = word_count(art.text)

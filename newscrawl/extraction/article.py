@@ -6,6 +6,41 @@ from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
+class PageSignals:
+    """What the node model saw on a page, summed up for the page classifier: the page's
+    shape as the kept nodes draw it (one block of prose, or a grid of short linked teasers)."""
+
+    nodes: int = 0
+    kept_nodes: int = 0
+    kept_char_share: float = 0.0
+    """Share of the page's characters in the kept nodes."""
+    kept_containers: int = 0
+    """Distinct block containers the kept nodes sit in: one or two for an article's body,
+    one per card for a grid of teasers."""
+    kept_heading_share: float = 0.0
+    kept_link_density: float = 0.0
+    """Share of the kept characters inside links, weighted by node length."""
+    page_link_density: float = 0.0
+    best_block_share: float = 0.0
+    kept_proba: float = 0.0
+    """Mean probability of the kept nodes, weighted by length."""
+    page_doubt: float = 0.0
+    """Expected share of characters on the wrong side of 0.5 (``model.page_doubt``)."""
+    headline_kept: bool = False
+    headline_on_page: bool = False
+    kept_list_share: float = 0.0
+    """Shares of the kept characters in list items, table cells and ``<pre>`` blocks: the
+    shapes of product specifications, documentation and code."""
+    kept_table_share: float = 0.0
+    kept_pre_share: float = 0.0
+    kept_comment_share: float = 0.0
+    """Shares of the kept characters under an element whose class or id names comments
+    (``anc_comment``: forum posts, replies), reviews, or an article / post / story."""
+    kept_review_share: float = 0.0
+    kept_article_share: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
 class Article:
     """One page's main content and metadata.
 
@@ -34,6 +69,8 @@ class Article:
     """Why ``text`` is empty; None for a usable page."""
     nodes_total: int = 0
     nodes_kept: int = 0
+    signals: PageSignals = field(default_factory=PageSignals)
+    """What the node model saw, for the page classifier (``pagekind``)."""
     timings_ms: dict[str, float] = field(default_factory=dict)
     """Milliseconds per stage (decode, parse, metadata, clean, features, predict, assemble,
     language)."""

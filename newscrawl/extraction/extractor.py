@@ -9,7 +9,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from .article import Article
+from .article import Article, PageSignals
 from .assemble import assemble, choose_nodes
 from .clean import clean, streams_segments
 from .decode import NotText, decode_page
@@ -17,6 +17,7 @@ from .features import NodeTable, TooManyNodes, node_features
 from .language import detect_language
 from .metadata import Metadata, extract_metadata
 from .model import NodeModel
+from .pagekind import page_signals
 from .parse import parse
 from .shipped import shipped_file
 from .site import SiteMemory
@@ -119,6 +120,7 @@ class Extractor:
                           max_nodes=self.options.max_nodes)
         table, meta = page.table, page.meta
         text, kept, language = "", 0, meta.language
+        signals = PageSignals()
         timings = page.timings_ms
         if table is not None and len(table):
             if self.sites is not None:
@@ -131,6 +133,7 @@ class Extractor:
             keep = choose_nodes(proba, table.weights)
             text = assemble(table, keep)
             kept = int(keep.sum())
+            signals = page_signals(table, proba, keep)
             t2 = time.perf_counter()
             language = detect_language(text, meta.language)
             t3 = time.perf_counter()
@@ -145,5 +148,5 @@ class Extractor:
             tags=meta.tags, section=meta.section, canonical_url=meta.canonical_url,
             page_type=meta.page_type, encoding=page.encoding, reason=reason,
             nodes_total=len(table) if table is not None else 0, nodes_kept=kept,
-            timings_ms=timings,
+            signals=signals, timings_ms=timings,
         )

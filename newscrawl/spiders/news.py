@@ -44,6 +44,7 @@ from twisted.web._newclient import ResponseFailed
 
 from newscrawl.extraction.dates import parse_date, url_date
 from newscrawl.extraction.decode import looks_binary
+from newscrawl.extraction.pagekind import PageModel
 from newscrawl.items import Page
 from newscrawl.pipelines import since_day
 from newscrawl.spiders.sites import SiteConfig, load_sites, site_from_url
@@ -147,6 +148,8 @@ class NewsSpider(scrapy.Spider):
     name = "news"
     since: str | None = None
     """``NEWSCRAWL_SINCE``, set by ``from_crawler``."""
+    pages: PageModel | None = None
+    """The page classifier, whose URL score orders page requests (set by ``from_crawler``)."""
 
     def __init__(self, url: str | None = None, sites: str | None = None,
                  site: str | None = None, max_items: str | None = None,
@@ -173,6 +176,7 @@ class NewsSpider(scrapy.Spider):
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> NewsSpider:
         spider = super().from_crawler(crawler, *args, **kwargs)
         spider.since = since_day(crawler.settings)
+        spider.pages = PageModel.load(crawler.settings.get("NEWSCRAWL_PAGE_MODEL") or None)
         return spider
 
     def _before_since(self, url: str, dated: str | None = None) -> bool:
@@ -220,15 +224,18 @@ class NewsSpider(scrapy.Spider):
             for url in site.feeds:
                 yield self._request(site, url, self.parse_feed)
 
-    def _request(self, site: SiteConfig, url: str, callback: Any, **meta: Any) -> Request:
+    def _request(self, site: SiteConfig, url: str, callback: Any, priority: int = 0,
+                 **meta: Any) -> Request:
         meta.setdefault("newscrawl_page", False)
-        return Request(url, callback=callback, errback=self.on_error,
+        return Request(url, callback=callback, errback=self.on_error, priority=priority,
                        meta={"site": site.name, **meta})
 
     def _page_request(self, site: SiteConfig, url: str, found_via: str,
                       hops: int) -> Request:
-        return self._request(site, url, self.parse_page, newscrawl_page=True,
-                             found_via=found_via, hops=hops)
+        # What the URL says orders the crawl (likely articles first), never drops a page.
+        p = self.pages.url_probability(url) if self.pages is not None else None
+        return self._request(site, url, self.parse_page, 0 if p is None else round(10 * p),
+                             newscrawl_page=True, found_via=found_via, hops=hops)
 
     def _site(self, response: Response | Request) -> SiteConfig:
         return self.sites[response.meta["site"]]

@@ -1,4 +1,4 @@
-"""Per-site crawl configuration and the URL-shape rules the spider and pipeline share.
+"""Per-site crawl configuration, and what a site's own URL patterns say of a page.
 
 A site is described once (start pages, sitemaps, feeds, domains, URL patterns, limits), either
 from ``-a url=...`` or from a TOML (or, with PyYAML installed, YAML) file of ``[[site]]`` tables.
@@ -12,49 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
-
-_LISTING_SEGMENT = re.compile(
-    r"^(tags?|topics?|categor(y|ies)|sections?|authors?|page|pages|search|archives?|calendar|"
-    r"about|about-us|contact|contact-us|privacy|terms|legal|imprint|impressum|login|signin|"
-    r"register|subscribe|newsletters?|account|feeds?|rss|sitemap|video|videos|gallery|"
-    r"galleries|live|index|latest|most-read|popular|weather|jobs|careers|advertise)$",
-    re.I,
-)
-_LISTING_QUERY = re.compile(r"(^|&)(page|p|paged|offset|start|tag|cat|s|q|sort)=", re.I)
-_PAGINATION = re.compile(r"/(page|p)/?\d+/?$", re.I)
-_DATE_PATH = re.compile(r"/(19|20)\d\d[/-](0?[1-9]|1[0-2])([/-](0?[1-9]|[12]\d|3[01]))?/[^/]+")
-_LONG_ID = re.compile(r"\d{5,}")
-_WORD_SPLIT = re.compile(r"[-_+]")
-_EXTENSION = re.compile(r"\.(s?html?|php|aspx?|jsp)$", re.I)
-
-
-def url_shape(url: str) -> str:
-    """``article``, ``listing`` or ``unknown``, from the URL alone.
-
-    News CMSs give articles dated paths, long slugs or long numeric ids, and listings short
-    named segments (``/world/``, ``/tag/x``, ``/page/2``); anything else stays ``unknown``
-    and is left to the page's own signals.
-    """
-    parts = urlsplit(url)
-    path = parts.path or "/"
-    segments = [s for s in path.split("/") if s]
-    if not segments:
-        return "listing"
-    if _LISTING_QUERY.search(parts.query) or _PAGINATION.search(path):
-        return "listing"
-    stems = [_EXTENSION.sub("", s) for s in segments]
-    if any(_LISTING_SEGMENT.match(s) for s in stems):
-        return "listing"
-    last = stems[-1]
-    if _DATE_PATH.search(path):
-        return "article"
-    if len([w for w in _WORD_SPLIT.split(last) if w]) >= 4:
-        return "article"
-    if _LONG_ID.search(last):
-        return "article"
-    if len(segments) == 1 and not _EXTENSION.search(segments[0]):
-        return "listing"  # /world, /business/: a section front
-    return "unknown"
 
 
 @dataclass(slots=True)
@@ -105,12 +62,14 @@ class SiteConfig:
         return self.allows_domain(url) and not any(p.search(url) for p in self._deny)
 
     def url_kind(self, url: str) -> str:
-        """The site's patterns first (``article``/``listing``), then the generic URL shape."""
+        """What the site's own patterns say: ``listing`` (never an article), ``article``
+        (allowed by ``article_allow``) or ``unknown``. A generic URL shape is no rule: the
+        page classifier weighs the URL with the page (``extraction.pagekind``)."""
         if any(p.search(url) for p in self._article_deny):
             return "listing"
         if self._allow:
             return "article" if any(p.search(url) for p in self._allow) else "listing"
-        return url_shape(url)
+        return "unknown"
 
 
 def _compile(site: str, pattern: str) -> re.Pattern[str]:

@@ -1,0 +1,419 @@
+"""Article or not: a small learned page classifier over what the URL, the page and the node
+model say.
+
+Every single signal is wrong on some real sites (CNN's articles end in ``/index.html``, a
+Korean paper's in ``news_view.html?idx=8576&page=1``, many CMSs declare ``og:type website``
+on every page), so no signal decides alone: an XGBoost model of 80 shallow trees weighs
+
+- the URL's shape and tokens (``url_*``): depth, slug words, digit runs, extension, query
+  keys, and the words of short path segments and query keys hashed into buckets, so what
+  they mean is learnt from data, not from a list of words;
+- what the page declares (``declared_*``, JSON-LD ``@type`` / ``og:type``) and its metadata;
+- how the crawl found it (``via_*``: sitemap, news sitemap, feed, link); NaN when unknown, as
+  in every offline page set, so a model trained offline never splits on them;
+- what the node model saw (``PageSignals``): how much running prose, in how many paragraphs,
+  in one block or in a grid of teasers, link density, whether the headline was found, and
+  how much of the kept text sits in lists, tables, code, comment threads or reviews.
+
+The feature list is defined once here, stored in the model file and checked when it loads,
+as the node model's is. ``newscrawl train-pages`` builds the model (models/pages-v1.md).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
+
+import numpy as np
+
+from .article import PageSignals
+from .features import FEATURE_NAMES, TAGS, NodeTable
+from .model import ModelMismatch, dense_predictor
+from .shipped import shipped_file
+from .text import CJK_CHAR
+from .xgboost_lean import import_xgboost
+
+xgb = import_xgboost()
+
+PAGE_FEATURE_VERSION = 1
+DEFAULT_PAGE_MODEL = shipped_file("pages-v1.ubj")
+
+URL_BUCKETS = 32
+"""Buckets the words of short path segments and query keys are hashed into."""
+LONG_PARAGRAPH = 30
+"""Word-equivalents from which a paragraph counts as running prose rather than a teaser."""
+FOUND_VIA = ("start", "sitemap", "news_sitemap", "feed", "link")
+"""How the crawl can find a page (``Page.found_via``)."""
+
+_ARTICLE_TYPES = frozenset({
+    "article", "newsarticle", "reportagenewsarticle", "analysisnewsarticle",
+    "opinionnewsarticle", "reviewnewsarticle", "backgroundnewsarticle", "blogposting",
+    "liveblogposting", "report", "scholarlyarticle", "techarticle", "satiricalarticle",
+})
+_POSTING_TYPES = frozenset({
+    "discussionforumposting", "socialmediaposting", "qapage", "question", "comment",
+})
+_PRODUCT_TYPES = frozenset({
+    "product", "productgroup", "offer", "aggregateoffer", "itempage", "product.item",
+    "og:product", "softwareapplication", "service", "localbusiness", "organization",
+})
+_COLLECTION_TYPES = frozenset({
+    "collectionpage", "itemlist", "searchresultspage", "profilepage", "person", "profile",
+    "blog", "mediagallery", "imagegallery", "videogallery",
+})
+_GENERIC_TYPES = frozenset({"website", "webpage"})
+"""schema.org's and Open Graph's names, grouped by what they say about the page: an article,
+a forum or social post, a product or business, a list of things, nothing in particular (many
+CMSs put ``website`` on every page), or another thing (an event, a video ...)."""
+
+
+def _names() -> tuple[str, ...]:
+    url = ("url_depth", "url_path_chars", "url_last_chars", "url_last_words",
+           "url_max_words", "url_digit_run", "url_digit_runs", "url_dated", "url_ext_html",
+           "url_ext_script", "url_ext_other", "url_trailing_slash", "url_is_root",
+           "url_query_keys", "url_query_digit_run",
+           *(f"url_token_{k:02d}" for k in range(URL_BUCKETS)))
+    declared = ("declared_article", "declared_posting", "declared_product",
+                "declared_collection", "declared_generic", "declared_other", "has_title",
+                "has_published", "has_modified", "authors", "has_description", "has_section",
+                "has_image", "tags")
+    via = tuple(f"via_{v}" for v in FOUND_VIA)
+    text = ("words", "prose_words", "prose_share", "paragraphs", "long_paragraphs",
+            "mean_paragraph_words", "max_paragraph_words", "short_paragraph_share",
+            "digit_share", "currency_signs", "dates_and_times")
+    nodes = ("nodes", "kept_nodes", "kept_char_share", "kept_containers",
+             "kept_nodes_per_container", "kept_heading_share", "kept_link_density",
+             "page_link_density", "best_block_share", "kept_proba", "page_doubt",
+             "headline_kept", "headline_on_page", "kept_list_share", "kept_table_share",
+             "kept_pre_share", "kept_comment_share", "kept_review_share",
+             "kept_article_share")
+    return url + declared + via + text + nodes
+
+
+PAGE_FEATURE_NAMES: tuple[str, ...] = _names()
+URL_FEATURE_NAMES: tuple[str, ...] = tuple(n for n in PAGE_FEATURE_NAMES if n.startswith("url_"))
+"""The columns known before a page is downloaded: the first ones of a page row."""
+_COL = {name: j for j, name in enumerate(PAGE_FEATURE_NAMES)}
+assert PAGE_FEATURE_NAMES[:len(URL_FEATURE_NAMES)] == URL_FEATURE_NAMES
+
+_N_LINK = FEATURE_NAMES.index("own_link_density")
+_N_HEADING = FEATURE_NAMES.index("is_heading")
+_N_BEST_SHARE = FEATURE_NAMES.index("best_block_share")
+_N_TITLE = FEATURE_NAMES.index("matches_title")
+_N_TAG = FEATURE_NAMES.index("tag")
+_N_PARENT_TAG = FEATURE_NAMES.index("parent_tag")
+_N_COMMENT = FEATURE_NAMES.index("anc_comment")
+_N_REVIEW = FEATURE_NAMES.index("anc_review")
+_N_ARTICLE = FEATURE_NAMES.index("anc_article")
+_N_T_ARTICLE = FEATURE_NAMES.index("anc_t_article")
+_NEAR = 6
+"""Levels up to which an ancestor's class or id describes a node."""
+_TAG_LI, _TAG_TD, _TAG_TH, _TAG_PRE = (float(TAGS.index(t)) for t in ("li", "td", "th", "pre"))
+
+_WORD = re.compile(r"\w+")
+_DIGITS = re.compile(r"\d+")
+_CURRENCY = re.compile("[$¢£¤¥\u058f\u060b\u09f2\u09f3\u0e3f\u17db\u20a0-\u20cf\ufdfc"
+                       "\ufe69\uff04\uffe0\uffe1\uffe5\uffe6]")
+"""Unicode's currency signs (category Sc): prices mark shops and services."""
+_DATE_OR_TIME = re.compile(r"(?<!\d)\d{1,4}[-/.:]\d{1,2}(?:[-/.:]\d{1,4})?(?!\d)")
+"""``12:30``, ``2024-05-31``, ``31.05.2024``, ``5/31/24``: each post of a thread, each
+row of a list carries one; a story, one or two."""
+_DATED = re.compile(r"(?<!\d)(19|20)\d\d[/_-]?(0[1-9]|1[0-2])(?!\d)")
+_SEGMENT_WORDS = re.compile(r"[^\W\d_]+|\d+")
+_EXTENSION = re.compile(r"\.([a-z0-9]{1,5})$", re.I)
+_HTML_EXT = frozenset({"html", "htm", "shtml", "xhtml"})
+_SCRIPT_EXT = frozenset({"php", "asp", "aspx", "jsp", "cfm", "cgi", "do", "pl"})
+
+
+def word_count(text: str) -> float:
+    """Words, with a CJK character as half a word (Chinese words average ~1.7 characters)."""
+    cjk = len(CJK_CHAR.findall(text))
+    return len(_WORD.findall(CJK_CHAR.sub(" ", text))) + cjk / 2
+
+
+def page_signals(table: NodeTable, proba: np.ndarray, keep: np.ndarray) -> PageSignals:
+    """Sum up the node model's view of a page (its probabilities and the nodes kept)."""
+    n = len(table)
+    if not n:
+        return PageSignals()
+    w = table.weights
+    X = table.X
+    kw = w[keep]
+    kept_total = float(kw.sum())
+    link = X[:, _N_LINK].astype(np.float64)
+    title = X[:, _N_TITLE] > 0.5
+    any_kept = bool(keep.any())
+    return PageSignals(
+        nodes=n,
+        kept_nodes=int(keep.sum()),
+        kept_char_share=kept_total / float(w.sum()),
+        kept_containers=len(np.unique(table.container[keep])) if any_kept else 0,
+        kept_heading_share=float(X[keep, _N_HEADING].mean()) if any_kept else 0.0,
+        kept_link_density=float(np.dot(kw, link[keep]) / kept_total) if kept_total else 0.0,
+        page_link_density=float(np.dot(w, link) / w.sum()),
+        best_block_share=float(X[0, _N_BEST_SHARE]),
+        kept_proba=float(np.dot(kw, proba[keep]) / kept_total) if kept_total else 0.0,
+        page_doubt=float(np.dot(w, np.minimum(proba, 1.0 - proba)) / w.sum()),
+        headline_kept=bool((title & keep).any()),
+        headline_on_page=bool(title.any()),
+        kept_list_share=_kept_share(kw, X[keep], (_TAG_LI,), kept_total),
+        kept_table_share=_kept_share(kw, X[keep], (_TAG_TD, _TAG_TH), kept_total),
+        kept_pre_share=_kept_share(kw, X[keep], (_TAG_PRE,), kept_total),
+        kept_comment_share=_near_share(kw, X[keep, _N_COMMENT], kept_total),
+        kept_review_share=_near_share(kw, X[keep, _N_REVIEW], kept_total),
+        kept_article_share=_near_share(
+            kw, np.minimum(X[keep, _N_ARTICLE], X[keep, _N_T_ARTICLE]), kept_total),
+    )
+
+
+def _near_share(kw: np.ndarray, distance: np.ndarray, kept_total: float) -> float:
+    return float(kw[distance <= _NEAR].sum() / kept_total) if kept_total else 0.0
+
+
+def _kept_share(kw: np.ndarray, kept_X: np.ndarray, tags: tuple[float, ...],
+                kept_total: float) -> float:
+    """Share of the kept characters whose element, or its parent, is one of ``tags``."""
+    if not kept_total:
+        return 0.0
+    inside = np.isin(kept_X[:, _N_TAG], tags) | np.isin(kept_X[:, _N_PARENT_TAG], tags)
+    return float(kw[inside].sum() / kept_total)
+
+
+def _bucket(token: str) -> int:
+    return zlib.crc32(token.encode("utf-8")) % URL_BUCKETS
+
+
+def url_features(url: str | None, row: np.ndarray) -> None:
+    """Fill the ``url_*`` columns of ``row`` (NaN without a URL)."""
+    start, stop = _COL["url_depth"], _COL["url_token_00"] + URL_BUCKETS
+    if not url:
+        row[start:stop] = np.nan
+        return
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        row[start:stop] = np.nan
+        return
+    path = parts.path or "/"
+    segments = [s for s in path.split("/") if s]
+    last = segments[-1] if segments else ""
+    ext_match = _EXTENSION.search(last)
+    ext = ext_match.group(1).lower() if ext_match else ""
+    stem = last[:ext_match.start()] if ext_match else last
+    stems = segments[:-1] + [stem] if segments else []
+    words = [_SEGMENT_WORDS.findall(s.lower()) for s in stems]
+    digit_runs = [len(d) for d in _DIGITS.findall(path)]
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    query_runs = [len(d) for _, v in query for d in _DIGITS.findall(v)]
+    c = _COL
+    row[c["url_depth"]] = len(segments)
+    row[c["url_path_chars"]] = len(path)
+    row[c["url_last_chars"]] = len(stem)
+    row[c["url_last_words"]] = len(words[-1]) if words else 0
+    row[c["url_max_words"]] = max(map(len, words), default=0)
+    row[c["url_digit_run"]] = max(digit_runs, default=0)
+    row[c["url_digit_runs"]] = len(digit_runs)
+    row[c["url_dated"]] = bool(_DATED.search(path))
+    row[c["url_ext_html"]] = ext in _HTML_EXT
+    row[c["url_ext_script"]] = ext in _SCRIPT_EXT
+    row[c["url_ext_other"]] = bool(ext) and ext not in _HTML_EXT and ext not in _SCRIPT_EXT
+    row[c["url_trailing_slash"]] = path.endswith("/") and bool(segments)
+    row[c["url_is_root"]] = not segments
+    row[c["url_query_keys"]] = len(query)
+    row[c["url_query_digit_run"]] = max(query_runs, default=0)
+    tokens = row[c["url_token_00"]:c["url_token_00"] + URL_BUCKETS]
+    tokens[:] = 0.0
+    # The words of short segments name sections, tags, page kinds and scripts
+    # ("politics", "tag", "news_view"); a slug's words name the story and are left out.
+    for seg_words in words:
+        if 0 < len(seg_words) <= 2:
+            for w in seg_words:
+                if not w.isdigit():
+                    tokens[_bucket(w)] += 1.0
+    for key, _ in query:
+        tokens[_bucket("?" + key.lower())] += 1.0
+
+
+def _declared_kind(page_type: str | None) -> str | None:
+    if not page_type:
+        return None
+    t = page_type.strip().lower().rsplit("/", 1)[-1]
+    if t in _ARTICLE_TYPES or t.endswith("article"):
+        return "declared_article"
+    if t in _POSTING_TYPES:
+        return "declared_posting"
+    if t in _PRODUCT_TYPES:
+        return "declared_product"
+    if t in _COLLECTION_TYPES:
+        return "declared_collection"
+    if t in _GENERIC_TYPES:
+        return "declared_generic"
+    return "declared_other"
+
+
+def page_features(*, url: str | None, text: str, page_type: str | None = None,
+                  title: str | None = None, published: str | None = None,
+                  modified: str | None = None, authors: Sequence[str] = (),
+                  description: str | None = None, section: str | None = None,
+                  image: str | None = None, tags: Sequence[str] = (),
+                  signals: PageSignals | None = None, found_via: str | None = None
+                  ) -> np.ndarray:
+    """One float32 row over ``PAGE_FEATURE_NAMES``; ``found_via`` None when unknown."""
+    row = np.zeros(len(PAGE_FEATURE_NAMES), dtype=np.float32)
+    c = _COL
+    url_features(url, row)
+    kind = _declared_kind(page_type)
+    if kind:
+        row[c[kind]] = 1.0
+    row[c["has_title"]] = bool(title)
+    row[c["has_published"]] = bool(published)
+    row[c["has_modified"]] = bool(modified)
+    row[c["authors"]] = len(authors)
+    row[c["has_description"]] = bool(description)
+    row[c["has_section"]] = bool(section)
+    row[c["has_image"]] = bool(image)
+    row[c["tags"]] = len(tags)
+    for via in FOUND_VIA:
+        row[c[f"via_{via}"]] = np.nan if found_via is None else float(found_via == via)
+    paragraphs = [word_count(p) for p in text.split("\n\n") if p.strip()]
+    words = sum(paragraphs)
+    prose = sum(n for n in paragraphs if n >= LONG_PARAGRAPH)
+    row[c["words"]] = math.log1p(words)
+    row[c["prose_words"]] = math.log1p(prose)
+    row[c["prose_share"]] = prose / words if words else 0.0
+    row[c["paragraphs"]] = len(paragraphs)
+    row[c["long_paragraphs"]] = sum(n >= LONG_PARAGRAPH for n in paragraphs)
+    row[c["mean_paragraph_words"]] = words / len(paragraphs) if paragraphs else 0.0
+    row[c["max_paragraph_words"]] = max(paragraphs, default=0.0)
+    row[c["short_paragraph_share"]] = (sum(n < 12 for n in paragraphs) / len(paragraphs)
+                                       if paragraphs else 0.0)
+    chars = len(text) or 1
+    row[c["digit_share"]] = sum(map(text.count, "0123456789")) / chars
+    row[c["currency_signs"]] = math.log1p(len(_CURRENCY.findall(text)))
+    row[c["dates_and_times"]] = math.log1p(len(_DATE_OR_TIME.findall(text)))
+    s = signals or PageSignals()
+    row[c["nodes"]] = math.log1p(s.nodes)
+    row[c["kept_nodes"]] = math.log1p(s.kept_nodes)
+    row[c["kept_char_share"]] = s.kept_char_share
+    row[c["kept_containers"]] = s.kept_containers
+    row[c["kept_nodes_per_container"]] = (s.kept_nodes / s.kept_containers
+                                          if s.kept_containers else 0.0)
+    row[c["kept_heading_share"]] = s.kept_heading_share
+    row[c["kept_link_density"]] = s.kept_link_density
+    row[c["page_link_density"]] = s.page_link_density
+    row[c["best_block_share"]] = s.best_block_share
+    row[c["kept_proba"]] = s.kept_proba
+    row[c["page_doubt"]] = s.page_doubt
+    row[c["headline_kept"]] = s.headline_kept
+    row[c["headline_on_page"]] = s.headline_on_page
+    row[c["kept_list_share"]] = s.kept_list_share
+    row[c["kept_table_share"]] = s.kept_table_share
+    row[c["kept_pre_share"]] = s.kept_pre_share
+    row[c["kept_comment_share"]] = s.kept_comment_share
+    row[c["kept_review_share"]] = s.kept_review_share
+    row[c["kept_article_share"]] = s.kept_article_share
+    return row
+
+
+def article_features(article: object, found_via: str | None = None) -> np.ndarray:
+    """``page_features`` of an extraction result (``newscrawl.extraction.Article``)."""
+    return page_features(
+        url=article.url, text=article.text, page_type=article.page_type, title=article.title,
+        published=article.published, modified=article.modified, authors=article.authors,
+        description=article.description, section=article.section, image=article.image,
+        tags=article.tags, signals=article.signals, found_via=found_via)
+
+
+@dataclass(frozen=True, slots=True)
+class PageKind:
+    """The decision and its evidence, for logs: ``p`` is the model's probability."""
+
+    is_article: bool
+    p: float
+    threshold: float
+
+    def __str__(self) -> str:
+        return f"p(article) {self.p:.3f} {'≥' if self.is_article else '<'} {self.threshold:.3f}"
+
+
+class PageModel:
+    """A loaded page classifier: a booster whose feature list was checked, and its threshold.
+
+    The threshold is the one ``train-pages`` chose out of fold (stored in the model file);
+    ``threshold`` overrides it. A companion file the model names (``newscrawl_url_model``)
+    scores a URL alone, before download, to order the crawl: never to drop a page.
+    """
+
+    def __init__(self, booster: xgb.Booster, path: Path | None = None,
+                 threshold: float | None = None, url_booster: xgb.Booster | None = None):
+        self.booster = booster
+        self.url_booster = url_booster
+        self.path = path
+        stored = booster.attr("newscrawl_threshold")
+        if threshold is None and stored is None:
+            raise ModelMismatch(f"{path or 'page model'}: stores no decision threshold")
+        self.threshold = float(stored) if threshold is None else threshold
+        self.name = booster.attr("newscrawl_model_name") or (path.stem if path else "unnamed")
+        self._predict = dense_predictor(booster)
+        self._predict_url = dense_predictor(url_booster) if url_booster is not None else None
+
+    @classmethod
+    def load(cls, path: str | Path | None = None, threshold: float | None = None) -> PageModel:
+        """Refuses a file whose feature list or version differs from ``PAGE_FEATURE_NAMES``."""
+        path = Path(path or DEFAULT_PAGE_MODEL)
+        booster = _load(path, PAGE_FEATURE_NAMES)
+        companion = booster.attr("newscrawl_url_model")
+        url_booster = _load(path.parent / companion, URL_FEATURE_NAMES) if companion else None
+        return cls(booster, path, threshold, url_booster)
+
+    def probability(self, X: np.ndarray) -> np.ndarray:
+        """P(article) per row of ``page_features``."""
+        return self._predict(np.atleast_2d(X).astype(np.float32))
+
+    def decide(self, article: object, found_via: str | None = None) -> PageKind:
+        """Whether an extraction result is an article: the one call the crawl, ``newscrawl
+        extract`` and evaluation share."""
+        p = float(self.probability(article_features(article, found_via))[0])
+        return PageKind(p >= self.threshold, p, self.threshold)
+
+    def url_probability(self, url: str) -> float | None:
+        """P(article) from the URL alone (None without a URL model): what a crawl may
+        request first."""
+        if self._predict_url is None:
+            return None
+        row = np.zeros(len(PAGE_FEATURE_NAMES), dtype=np.float32)
+        url_features(url, row)
+        return float(self._predict_url(row[None, :len(URL_FEATURE_NAMES)])[0])
+
+
+def _load(path: Path, names: tuple[str, ...]) -> xgb.Booster:
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"{path}: no page model (train one with `newscrawl train-pages`)")
+    booster = xgb.Booster()
+    booster.load_model(str(path))
+    check_page_features(booster, path, names)
+    booster.set_param({"nthread": 1})
+    return booster
+
+
+def check_page_features(booster: xgb.Booster, where: object = "page model",
+                        names: tuple[str, ...] = PAGE_FEATURE_NAMES) -> None:
+    """Refuse a model trained on other columns than this code computes, naming the first."""
+    version = booster.attr("newscrawl_page_feature_version")
+    if version != str(PAGE_FEATURE_VERSION):
+        raise ModelMismatch(f"{where}: page feature version {version!r}, this code computes "
+                            f"{PAGE_FEATURE_VERSION}")
+    stored = tuple(booster.feature_names or ())
+    if stored != names:
+        for i, (a, b) in enumerate(zip(stored, names, strict=False)):
+            if a != b:
+                raise ModelMismatch(f"{where}: column {i} is {a!r} in the model, {b!r} in "
+                                    "the code")
+        raise ModelMismatch(f"{where}: model has {len(stored)} features, the code computes "
+                            f"{len(names)}")

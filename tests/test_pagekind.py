@@ -1,0 +1,301 @@
+# ruff: noqa: E501  (Korean sentences: one per line reads better than wrapped)
+"""The page classifier: its model file is checked when it loads, and the pages real sites
+broke the old hand rules with are decided right (small pages written here, not copied)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from newscrawl.extraction import Extractor
+from newscrawl.extraction.model import ModelMismatch
+from newscrawl.extraction.pagekind import (
+    PAGE_FEATURE_NAMES,
+    PAGE_FEATURE_VERSION,
+    PageModel,
+    page_features,
+)
+from newscrawl.extraction.xgboost_lean import import_xgboost
+
+xgb = import_xgboost()
+
+SENTENCES = [
+    "The city council voted late on Tuesday to close the old ferry terminal at the end of the "
+    "year, ending more than a century of crossings from the harbour.",
+    "Councillors who backed the plan said the terminal had lost money for a decade and that "
+    "repairs to its pier would cost more than a new bridge.",
+    "Residents of the island packed the public gallery, and several of them warned that older "
+    "people would be cut off from the hospital on the mainland.",
+    "The mayor told reporters after the vote that a bus service would run across the bridge "
+    "every twenty minutes from the first week of January.",
+    "Opponents have until the end of the month to ask for a review, and a group of fishermen "
+    "said they had already hired a lawyer to prepare one.",
+    "Figures released by the transport office show that the number of passengers fell by a "
+    "third between the spring of last year and the summer of this one.",
+    "The ferry company, which employs forty people, said it would try to find other work for "
+    "its crews on the routes it runs further along the coast.",
+    "A spokeswoman for the regional government said it had not been consulted and would study "
+    "the decision before saying whether it would step in.",
+    "Engineers who inspected the pier in March found cracks in two of its supporting columns "
+    "and recommended that heavy vehicles be kept off it at once.",
+    "Shopkeepers near the terminal fear that the loss of passengers will empty the street that "
+    "leads down to the water, where most of them have traded for years.",
+    "The council's own report admits that the bridge will add twenty minutes to the journey "
+    "for people who live at the northern end of the island.",
+    "Historians have asked that the terminal building, which opened in 1911, be listed so that "
+    "it cannot be demolished once the last ferry has left.",
+    "Several councillors who voted for the closure said they had received abusive messages "
+    "in the days before the meeting and had reported them to the police.",
+    "The school board said children from the island would be taken to classes by a special "
+    "bus, and that no pupil would have to change schools because of the closure.",
+    "At the harbour on Wednesday morning the first ferry left on time, carrying a handful of "
+    "commuters and a delivery van loaded with bread for the island's only bakery.",
+    "The captain, who has worked on the route for twenty-two years, said he would make the "
+    "last crossing himself and then retire to the house he was born in.",
+]
+
+KOREAN = [
+    "서울시는 화요일 오후 시의회에서 오래된 여객선 터미널을 올해 말에 폐쇄하기로 결정했다고 밝혔다.",
+    "시의원들은 터미널이 지난 십 년 동안 적자를 냈으며 부두를 수리하는 비용이 새 다리를 놓는 것보다 많다고 설명했다.",
+    "섬 주민들은 회의장을 가득 메웠고 일부 주민은 노인들이 본토의 병원에 가기 어려워질 것이라고 걱정했다.",
+    "시장은 표결 직후 기자들에게 내년 1월 첫째 주부터 다리를 건너는 버스가 이십 분마다 운행될 것이라고 말했다.",
+    "반대하는 주민들은 이달 말까지 재심을 요청할 수 있으며 어민 단체는 이미 변호사를 선임했다고 전했다.",
+    "교통 당국이 발표한 자료에 따르면 승객 수는 지난해 봄부터 올해 여름 사이에 삼분의 일이 줄었다.",
+    "마흔 명을 고용하고 있는 선박 회사는 해안을 따라 운영하는 다른 노선에서 선원들의 일자리를 찾겠다고 밝혔다.",
+    "지방 정부 대변인은 사전에 협의를 받지 못했다며 결정 내용을 검토한 뒤 입장을 내겠다고 말했다.",
+    "삼월에 부두를 점검한 기술자들은 기둥 두 개에서 균열을 발견하고 대형 차량의 통행을 즉시 막아야 한다고 권고했다.",
+    "터미널 근처 상인들은 승객이 줄어들면 수십 년 동안 장사해 온 거리가 텅 빌 것이라고 우려하고 있다.",
+]
+
+NAV = ('<header><a href="/">The Daily Example</a><nav><ul>'
+       + "".join(f'<li><a href="/{s}/">{s.title()}</a></li>'
+                 for s in ("world", "politics", "business", "sport", "culture", "opinion"))
+       + "</ul></nav></header>")
+FOOTER = ('<footer><a href="/about/">About</a> <a href="/privacy/">Privacy</a> '
+          '<a href="/contact/">Contact</a><p>© The Daily Example</p></footer>')
+
+
+def _page(title: str, main: str, *, og_type: str | None = None, lang: str = "en",
+          ld_type: str | None = None) -> str:
+    head = f"<title>{title}</title>"
+    if og_type:
+        head += f'<meta property="og:type" content="{og_type}">'
+    if ld_type:
+        head += ('<script type="application/ld+json">{"@context": "https://schema.org", '
+                 f'"@type": "{ld_type}", "headline": "{title}"}}</script>')
+    return (f'<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8">{head}</head>'
+            f"<body>{NAV}<main>{main}</main>{FOOTER}</body></html>")
+
+
+def _story(title: str, sentences: list[str], paragraphs: int, per: int = 3, sep: str = " ",
+           byline: str = "By Ana Pereira") -> str:
+    body = "".join(f"<p>{sep.join(sentences[(i * per + k) % len(sentences)] for k in range(per))}"
+                   "</p>" for i in range(paragraphs))
+    return (f'<article><h1>{title}</h1><p class="byline">{byline} · 18 November 2019</p>'
+            f'<div class="story-body">{body}</div></article>')
+
+
+def _teasers(n: int, base: str = "/2019/11/") -> str:
+    items = "".join(
+        f'<div class="card"><a href="{base}{i:02d}/ferry-story-number-{i}/index.html">'
+        f"<h3>{SENTENCES[i % len(SENTENCES)][:60]}</h3></a>"
+        f"<p>{' '.join(SENTENCES[(i + 3) % len(SENTENCES)].split()[:14])}…</p>"
+        f"<time>{i + 1} November 2019</time></div>" for i in range(n))
+    return f'<div class="grid">{items}</div>'
+
+
+@pytest.fixture(scope="module")
+def extractor() -> Extractor:
+    return Extractor()
+
+
+@pytest.fixture(scope="module")
+def model() -> PageModel:
+    return PageModel.load()
+
+
+def _decide(extractor: Extractor, model: PageModel, html: str, url: str):
+    art = extractor.extract(html.encode("utf-8"), url)
+    assert art.ok, art.reason
+    return model.decide(art, "link")
+
+
+def test_cnn_like_index_html_article_is_an_article(extractor, model) -> None:
+    html = _page("Ferry terminal to close", _story("Ferry terminal to close", SENTENCES, 7),
+                 og_type="article")
+    kind = _decide(extractor, model, html,
+                   "https://edition.example.com/2019/11/18/politics/ferry-terminal-close/"
+                   "index.html")
+    assert kind.is_article, kind
+
+
+def test_korean_view_url_with_page_parameter_is_an_article(extractor, model) -> None:
+    html = _page("여객선 터미널 폐쇄", _story("여객선 터미널 폐쇄", KOREAN, 6, per=2,
+                                           byline="김민수 기자"), lang="ko")
+    kind = _decide(extractor, model, html,
+                   "http://www.daily.example.kr/news/news_view.html?idx=8576&page=1&bc=03")
+    assert kind.is_article, kind
+
+
+def test_website_declared_article_with_long_prose_is_an_article(extractor, model) -> None:
+    html = _page("Ferry terminal to close", _story("Ferry terminal to close", SENTENCES, 12),
+                 og_type="website", ld_type="WebPage")
+    art = extractor.extract(html.encode(), "https://www.example.com/news/ferry-terminal-close")
+    assert art.page_type in ("webpage", "website")
+    assert len(art.text.split()) >= 700
+    kind = model.decide(art, "link")
+    assert kind.is_article, kind
+
+
+def test_tag_page_of_teasers_is_not_an_article(extractor, model) -> None:
+    html = _page("Topic: ferries", "<h1>Ferries</h1>" + _teasers(14), og_type="website")
+    kind = _decide(extractor, model, html, "https://www.example.com/tag/ferries/")
+    assert not kind.is_article, kind
+
+
+def test_section_page_of_teasers_is_not_an_article(extractor, model) -> None:
+    intro = f"<p>{SENTENCES[0]}</p>"
+    html = _page("Politics", "<h1>Politics</h1>" + intro + _teasers(18, "/politics/2019/11/"),
+                 og_type="website", ld_type="CollectionPage")
+    kind = _decide(extractor, model, html, "https://www.example.com/politics/")
+    assert not kind.is_article, kind
+
+
+def test_features_are_one_row_in_the_models_order() -> None:
+    row = page_features(url="http://www.daily.example.kr/news/news_view.html?idx=8576&page=1",
+                        text="a\n\nb", found_via=None)
+    assert row.shape == (len(PAGE_FEATURE_NAMES),) and row.dtype == np.float32
+    names = list(PAGE_FEATURE_NAMES)
+    assert row[names.index("url_query_keys")] == 2
+    assert row[names.index("url_query_digit_run")] == 4
+    assert row[names.index("url_ext_html")] == 1
+    assert np.isnan(row[names.index("via_link")])  # unknown, not "not a link"
+    assert page_features(url=None, text="", found_via="link")[names.index("via_link")] == 1
+
+
+def _booster(names: list[str], version: str | None = str(PAGE_FEATURE_VERSION),
+             threshold: str | None = "0.5") -> xgb.Booster:
+    rng = np.random.default_rng(0)
+    X = rng.random((40, len(names)), dtype=np.float32)
+    y = (X[:, 0] > 0.5).astype(int)
+    booster = xgb.train({"objective": "binary:logistic", "max_depth": 2, "nthread": 1},
+                        xgb.DMatrix(X, label=y, feature_names=names), num_boost_round=3)
+    if version is not None:
+        booster.set_attr(newscrawl_page_feature_version=version)
+    if threshold is not None:
+        booster.set_attr(newscrawl_threshold=threshold)
+    return booster
+
+
+def test_model_with_the_codes_features_loads_and_predicts(tmp_path) -> None:
+    path = tmp_path / "pages.ubj"
+    booster = _booster(list(PAGE_FEATURE_NAMES))
+    booster.save_model(str(path))
+    loaded = PageModel.load(path)
+    X = np.random.default_rng(1).random((5, len(PAGE_FEATURE_NAMES)), dtype=np.float32)
+    assert loaded.threshold == 0.5
+    np.testing.assert_allclose(loaded.probability(X), booster.predict(
+        xgb.DMatrix(X, feature_names=list(PAGE_FEATURE_NAMES))), rtol=1e-6)
+
+
+def test_model_with_reordered_features_refuses_to_load(tmp_path) -> None:
+    names = list(PAGE_FEATURE_NAMES)
+    names[3], names[4] = names[4], names[3]
+    path = tmp_path / "pages.ubj"
+    _booster(names).save_model(str(path))
+    with pytest.raises(ModelMismatch, match=f"column 3 is {names[3]!r}"):
+        PageModel.load(path)
+
+
+def test_model_missing_a_feature_or_of_another_version_refuses_to_load(tmp_path) -> None:
+    path = tmp_path / "pages.ubj"
+    _booster(list(PAGE_FEATURE_NAMES)[:-1]).save_model(str(path))
+    with pytest.raises(ModelMismatch, match="features"):
+        PageModel.load(path)
+    _booster(list(PAGE_FEATURE_NAMES), version="0").save_model(str(path))
+    with pytest.raises(ModelMismatch, match="version"):
+        PageModel.load(path)
+    _booster(list(PAGE_FEATURE_NAMES), threshold=None).save_model(str(path))
+    with pytest.raises(ModelMismatch, match="threshold"):
+        PageModel.load(path)
+
+
+def test_shipped_model_names_its_features_and_threshold(model) -> None:
+    assert tuple(model.booster.feature_names) == PAGE_FEATURE_NAMES
+    assert 0.0 < model.threshold < 1.0
+    assert model.booster.num_boosted_rounds() <= 100  # it runs once a page
+
+
+def test_url_model_orders_but_is_checked_too(model, tmp_path) -> None:
+    """The URL-only companion scores a URL before download (for request priority); a
+    companion over other columns refuses to load with its main model."""
+    p = model.url_probability("https://www.example.com/2019/11/18/politics/ferry/index.html")
+    assert p is not None and 0.0 <= p <= 1.0
+    main = _booster(list(PAGE_FEATURE_NAMES))
+    main.set_attr(newscrawl_url_model="pages.url.ubj")
+    main.save_model(str(tmp_path / "pages.ubj"))
+    _booster(list(PAGE_FEATURE_NAMES)[:5]).save_model(str(tmp_path / "pages.url.ubj"))
+    with pytest.raises(ModelMismatch, match="pages.url.ubj"):
+        PageModel.load(tmp_path / "pages.ubj")
+
+
+def test_article_decision_is_the_classifiers_unless_the_site_rules_out(extractor,
+                                                                          model) -> None:
+    """``pipelines.article_decision``, which the crawl and ``newscrawl extract`` on a WARC
+    both call: a site's ``article_deny``/``article_allow`` (url_kind ``listing``) rules a page
+    out; otherwise the page classifier decides, with or without how the page was found."""
+    from newscrawl.pipelines import article_decision
+
+    story = extractor.extract(_page("Ferry terminal to close", _story(
+        "Ferry terminal to close", SENTENCES, 7), og_type="article").encode(),
+        "https://www.example.com/2019/11/18/ferry-terminal-close")
+    tag = extractor.extract(_page("Topic: ferries", "<h1>Ferries</h1>" + _teasers(14)).encode(),
+                            "https://www.example.com/tag/ferries/")
+    assert article_decision(story, "unknown", None, model)[0]
+    assert article_decision(story, "unknown", "sitemap", model)[0]
+    assert article_decision(story, "listing", "sitemap", model) == (
+        False, "the site's URL patterns")
+    is_article, why = article_decision(tag, "unknown", "link", model)
+    assert not is_article and why.startswith("p(article) ")
+
+
+def test_spider_orders_page_requests_by_what_the_url_says() -> None:
+    """A dated story URL is requested before a tag page; both are requested."""
+    from scrapy.utils.test import get_crawler
+
+    from newscrawl.spiders.news import NewsSpider
+
+    crawler = get_crawler(NewsSpider)
+    spider = NewsSpider.from_crawler(crawler, url="http://n.example/")
+    site = spider.sites["n.example"]
+    story = spider._page_request(site, "http://n.example/world/2024/05/12/a-story-about-boats"
+                                 ".html", "link", hops=1)
+    tag = spider._page_request(site, "http://n.example/tag/boats/", "link", hops=1)
+    assert 0 <= tag.priority < story.priority <= 10
+    assert story.meta["newscrawl_page"] and tag.meta["newscrawl_page"]
+
+
+def test_train_pages_writes_a_model_that_loads(tmp_path, capsys) -> None:
+    """The training command end to end, on pages written here (WCXB's layout): a model, its
+    URL companion and a card, loaded back through the checks a crawl uses."""
+    from datautil import write_labelled_page
+
+    from newscrawl.cli import main
+
+    dev = tmp_path / "set" / "dev"
+    for i in range(8):
+        host = f"https://www.site{i}.example"
+        write_labelled_page(dev, f"{i:04d}a", _page("Ferry", _story("Ferry", SENTENCES[i:], 6)),
+                            "text", f"{host}/2024/05/0{i + 1}/ferry-terminal-story-{i}",
+                            title="Ferry terminal to close")
+        write_labelled_page(dev, f"{i:04d}l", _page("Ferries", _teasers(10 + i)), "text",
+                            f"{host}/tag/ferries/", page_type="listing")
+    out = tmp_path / "models" / "pages-test.ubj"
+    assert main(["train-pages", "--data", str(tmp_path / "set"), "--folds", "2",
+                 "--generated-sites", "2", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "threshold" in printed and "precision/recall curve" in printed
+    loaded = PageModel.load(out)
+    assert loaded.url_booster is not None and 0.0 <= loaded.threshold <= 1.0
+    card = out.with_suffix(".md").read_text()
+    assert "newscrawl train-pages" in card and "grouped by site" in card
