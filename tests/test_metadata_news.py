@@ -141,6 +141,16 @@ def test_rules_are_named_and_counted_when_asked():
     assert extract_metadata(parse(markup), URL) == found
 
 
+def test_a_rule_switched_off_decides_nothing():
+    h1 = '<h1><span class="kicker">Haushalt</span><span>Streit um die Schuldenbremse</span></h1>'
+    markup = f"<html><head>{og('Neu: Streit')}</head><body>{h1}{LEAD}</body></html>"
+    fired: Counter[str] = Counter()
+    found = extract_metadata(parse(markup), URL, rules=fired, off=frozenset({"title.kicker"}))
+    assert found.title == "Haushalt Streit um die Schuldenbremse"
+    assert fired["title.h1"] == 1 and "title.kicker" not in fired
+    assert extract_metadata(parse(markup), URL).title == "Streit um die Schuldenbremse"
+
+
 def test_a_rule_that_raises_is_logged_and_counted_not_silent(monkeypatch, caplog):
     import newscrawl.extraction.metadata as package
 

@@ -134,12 +134,14 @@ def _trafilatura(text: str, url: str | None) -> dict[str, object]:
 
 
 def evaluate_metadata(data_dir: str, limit: int | None = None,
-                      with_trafilatura: bool = True, keep_misses: bool = False) -> dict:
+                      with_trafilatura: bool = True, keep_misses: bool = False,
+                      off: frozenset[str] = frozenset()) -> dict:
     """Per-field accuracy (and token F1 where it means something) for newscrawl and trafilatura.
 
     Also times ``extract_metadata`` against decode+parse on the same pages, since metadata must
     stay a small fraction of the extraction budget, and counts per rule how often it decided a
     labelled field and how often rightly (``rules``), and the fields whose reading raised.
+    The rules named in ``off`` are switched off, to measure what each is worth.
     """
     kind = detect_kind(Path(data_dir))
     labels = _LABELS[kind]
@@ -163,7 +165,7 @@ def evaluate_metadata(data_dir: str, limit: int | None = None,
             root = parse(text)
             t1 = time.perf_counter()
             fired: Counter[str] = Counter()
-            meta = extract_metadata(root, page.url, rules=fired)
+            meta = extract_metadata(root, page.url, rules=fired, off=off)
             t2 = time.perf_counter()
         except NotText:
             errors += 1
@@ -246,11 +248,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--no-trafilatura", action="store_true")
     ap.add_argument("--misses", type=int, default=0, help="print this many of our misses")
+    ap.add_argument("--off", action="append", default=[], metavar="RULE",
+                    help="switch a rule off (repeatable), e.g. --off title.kicker")
     ap.add_argument("--rules", action="store_true",
                     help="print how often each rule decided a labelled field, and rightly")
     args = ap.parse_args(argv)
     result = evaluate_metadata(args.data, args.limit, not args.no_trafilatura,
-                               keep_misses=args.misses > 0)
+                               keep_misses=args.misses > 0, off=frozenset(args.off))
     misses = result.pop("misses")
     rules = result.pop("rules")
     if args.json:

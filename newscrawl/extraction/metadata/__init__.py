@@ -32,6 +32,7 @@ from newscrawl.extraction.metadata.collect import (
     _MODIFIED_KEYS,
     _SECTION_KEYS,
     _SITE_KEYS,
+    OFF,
     RULES,
     _collect,
     _first,
@@ -75,20 +76,24 @@ class Metadata:
 
 
 def extract_metadata(root: etree._Element, url: str | None = None,
-                     rules: Counter[str] | None = None) -> Metadata:
+                     rules: Counter[str] | None = None,
+                     off: frozenset[str] = frozenset()) -> Metadata:
     """Read metadata from ``root`` (the uncleaned tree); never raises on malformed input.
 
     Each field is guarded on its own, so a source that trips one field (a number where a string
     was expected, a recursion in a bad tree) costs that field only; the error is logged with
     its traceback and counted as ``<field>.error``, since it is a bug to fix. ``rules``, when
     given, also counts the rule that decided each of title, authors and published
-    (``title.kicker``, ``authors.meta:author``, ``published.time`` ...), to weigh them.
+    (``title.kicker``, ``authors.meta:author``, ``published.time`` ...), to weigh them; the
+    rules named in ``off`` are switched off, to ablate them (the field's fallbacks, such as
+    ``title.h1`` or ``published.declared``, cannot be).
     """
-    token = RULES.set(rules)
+    token, off_token = RULES.set(rules), OFF.set(off)
     try:
         return _read(root, url, rules)
     finally:
         RULES.reset(token)
+        OFF.reset(off_token)
 
 
 def _read(root: etree._Element, url: str | None, rules: Counter[str] | None) -> Metadata:

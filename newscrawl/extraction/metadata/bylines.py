@@ -35,6 +35,7 @@ from newscrawl.extraction.metadata.collect import (
     _first,
     _key,
     decided,
+    on,
 )
 from newscrawl.extraction.metadata.walk import (
     _BYLINE_TEXTS_BEFORE,
@@ -227,7 +228,8 @@ def _dom_authors(root: etree._Element, c: _Collected) -> tuple[str, ...]:
     """
     h1 = _headline(root, c)
     candidates: Iterable[etree._Element]
-    if h1 is not None and (starter := _thread_starter(c, h1)):
+    if h1 is not None and on("authors.dom.thread_starter") and (
+            starter := _thread_starter(c, h1)):
         return decided("authors.dom.thread_starter", starter)
     if h1 is not None:
         # Lazily: a byline found just below the headline spares the rest of both windows.
@@ -244,12 +246,14 @@ def _dom_authors(root: etree._Element, c: _Collected) -> tuple[str, ...]:
             names = _byline_names(text.split("\n"))
             if names and all(_OUTLET_NAME.search(n) or n.casefold() in AGENCIES for n in names):
                 outlet = outlet or names  # a source or agency ("中国新闻网", "AFP"): a writer wins
-            elif names:
+            elif names and on("authors.dom.byline_element"):
                 return decided("authors.dom.byline_element", names)
-    if names := _text_byline(root, c, h1):
+    if on("authors.dom.text_byline") and (names := _text_byline(root, c, h1)):
         return decided("authors.dom.text_byline", names)
-    if outlet:
+    if outlet and on("authors.dom.outlet_or_agency"):
         return decided("authors.dom.outlet_or_agency", outlet)
+    if not on("authors.dom.forum_poster"):
+        return ()
     return decided("authors.dom.forum_poster", _forum_poster(
         _elements_after(h1) if h1 is not None else root.iter(etree.Element)))
 
@@ -481,6 +485,8 @@ def _authors(root: etree._Element, c: _Collected, ld: JsonLd | None,
     fallback: tuple[str, ...] = ()
     fallback_source = ""
     for source, values in sources:
+        if not on(f"authors.{source}"):
+            continue
         names = clean_authors(values)
         writers = tuple(n for n in names if not (_names_site(n, sites) or _OUTLET_NAME.search(n)))
         if names and all(n.casefold() in AGENCIES for n in writers):
@@ -491,9 +497,9 @@ def _authors(root: etree._Element, c: _Collected, ld: JsonLd | None,
     names = _dom_authors(root, c)
     if names:
         return names
-    if fallback:
+    if fallback and on("authors.site_or_agency"):
         return decided(f"authors.site_or_agency:{fallback_source}", fallback)
     # An organisation credited as the author (a company blog) is still the page's author.
-    if ld and ld.author_orgs:
+    if ld and ld.author_orgs and on("authors.jsonld_organisation"):
         return decided("authors.jsonld_organisation", clean_authors(ld.author_orgs))
     return ()

@@ -131,7 +131,15 @@ def _hostname(url: str) -> str | None:
 RULES: ContextVar[Counter[str] | None] = ContextVar("metadata_rules", default=None)
 """Where the page being read counts the rules that decided its fields; None unless a caller of
 ``extract_metadata`` asked for the counts."""
+OFF: ContextVar[frozenset[str]] = ContextVar("metadata_rules_off", default=frozenset())
+"""Rules switched off for the page being read (``extract_metadata(..., off=...)``), to ablate
+them on pages they were not written for."""
 _T = TypeVar("_T")
+
+
+def on(rule: str) -> bool:
+    """Whether ``rule`` may decide its field: not switched off."""
+    return rule not in OFF.get()
 
 
 def decided(rule: str, value: _T) -> _T:

@@ -23,6 +23,7 @@ from newscrawl.extraction.metadata.collect import (
     _Collected,
     _in_reply,
     decided,
+    on,
 )
 from newscrawl.extraction.metadata.walk import (
     _BODY_TEXTS,
@@ -380,7 +381,7 @@ def _published(root: etree._Element, c: _Collected, ld: JsonLd | None, url: str 
                             and k not in _GENERIC_DATE_KEYS and _NAMESPACED_DATE.match(k)
                             for v in values]])
         shown = _shown_date(c, h1, url) if declared else None
-        if shown and not shown.updated:
+        if shown and not shown.updated and on("published.shown_over_generic"):
             return decided("published.shown_over_generic", shown.date)
     if declared and h1 is not None:
         declared = _printed_declaration(c, ld, h1, declared)
@@ -388,12 +389,13 @@ def _published(root: etree._Element, c: _Collected, ld: JsonLd | None, url: str 
         # A URL dated one day off the declared date: the CMS wrote the URL on the site's own
         # clock, the declared timestamp in UTC ("/2025/12/18/" and 2025-12-19T02:41Z).
         day = url_date(url)
-        if day and _days_apart(day, declared) == 1:
+        if day and _days_apart(day, declared) == 1 and on("published.url_day_off_declared"):
             return decided("published.url_day_off_declared", day)
         # A <time> on the page that shows the declared day: nothing to overrule.
         if any((t.get("datetime") or "")[:10] == declared[:10] for t in c.times[:_TIME_SCAN]):
             return decided("published.declared", declared)
-        if h1 is not None and (printed := _byline_override(c, h1, declared, modified)):
+        if h1 is not None and on("published.byline_over_declared") and (
+                printed := _byline_override(c, h1, declared, modified)):
             return decided("published.byline_over_declared", printed)
         return decided("published.declared", declared)
     undeclared: tuple[tuple[str, Callable[[], str | None]], ...] = (
@@ -408,7 +410,7 @@ def _published(root: etree._Element, c: _Collected, ld: JsonLd | None, url: str 
         ("modified", lambda: modified),
     )
     for rule, read in undeclared:
-        if date := read():
+        if on(f"published.{rule}") and (date := read()):
             return decided(f"published.{rule}", date)
     return None
 

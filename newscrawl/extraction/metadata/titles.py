@@ -24,6 +24,7 @@ from newscrawl.extraction.metadata.collect import (
     _page_type,
     _words,
     decided,
+    on,
 )
 from newscrawl.extraction.metadata.headings import (
     _inline_lines,
@@ -404,14 +405,15 @@ def _chosen_title(root: etree._Element, c: _Collected, ld: JsonLd | None, declar
     slug = _slug_words(c.canonical or _first(c.metas, ("og:url",)) or url) if (
         h1s or header_h1s) else set()
     slugged = _slug_heading(slug, h1s + header_h1s, named or (names[0] if names else None))
-    if slugged is not None:
+    if slugged is not None and on("title.slug_h1"):
         return decided("title.slug_h1", _cut_descriptors(slugged))
     if heading is None:
         # Declared titles that only name the site say nothing of the page: its only <h1> does.
-        if named is None and len(h1s) == 1:
+        if named is None and len(h1s) == 1 and on("title.h1_over_site_name"):
             return decided("title.h1_over_site_name", _cut_descriptors(h1s[0][0]))
         named = named or (names[0] if names else None)
-        if named and not home and (shown := _shown_piece(root, named)):
+        if named and not home and on("title.shown_piece") and (
+                shown := _shown_piece(root, named)):
             return decided("title.shown_piece", shown)
         if named:
             return decided("title.declared", named)
@@ -424,22 +426,22 @@ def _chosen_title(root: etree._Element, c: _Collected, ld: JsonLd | None, declar
     page_part = None if (len(slug) >= 2 and slug <= _slug_words_of(text)) or (
         declared and _key(declared[0]) == _key(text)) else (
         _part_before_heading(c.title, text, sites))
-    if page_part:
+    if page_part and on("title.part_before_h1"):
         return decided("title.part_before_h1", page_part)
-    if kicked := _without_kicker(heading[1], text, named):
+    if on("title.kicker") and (kicked := _without_kicker(heading[1], text, named)):
         return decided("title.kicker", kicked)
-    if named and _kicker_above(heading[1], text, named):
+    if named and on("title.kicker_above") and _kicker_above(heading[1], text, named):
         return decided("title.kicker_above", named)
     # "Thread: <title>", "Blog: <title>", "<Product line> <title>": an <h1> that only puts a
     # label or kicker before the whole declared title shows that title with a lead-in.
     if named and _WORD.search(named) and len(_words(named)) >= 2:
         k, n = _key(text), _key(named)
-        if k != n and k.endswith(n):
+        if k != n and k.endswith(n) and on("title.h1_lead_in"):
             return decided("title.h1_lead_in", named)
     # "8 Recent Trends in Photography" declared, "Recent Trends in Photography" in the <h1>:
     # a declared title that only adds numbers (a count, a year) is the same headline with
     # what the theme's shorter <h1> leaves out.
-    if named and _adds_only_numbers(named, text):
+    if named and on("title.declared_numbers") and _adds_only_numbers(named, text):
         return decided("title.declared_numbers", named)
     # A page that calls itself a generic web page (schema.org WebPage, og:type website), with
     # its <h1> outside any <article>, is a landing page: its <h1> is a hero line ("One
@@ -449,10 +451,11 @@ def _chosen_title(root: etree._Element, c: _Collected, ld: JsonLd | None, declar
     if (named and not named.endswith(_ELLIPSES) and _page_type(c, ld) in _GENERIC_PAGE_TYPES
             and not any(a.tag == "article" for a in heading[1].iterancestors())):
         k, n = _key(_DIGITS.sub("", text)), _key(_DIGITS.sub("", named))
-        if k not in n and n not in k:
+        if k not in n and n not in k and on("title.landing_page"):
             return decided("title.landing_page", named)
     credit = _lines_after_titles(_inline_lines(heading[1]), declared_words)
-    if credit and text.endswith(credit) and len(credit) < len(text):
+    if (credit and text.endswith(credit) and len(credit) < len(text)
+            and on("title.h1_credit_cut")):
         return decided("title.h1_credit_cut", text[: -len(credit)].rstrip())
     return decided("title.h1", text)
 
