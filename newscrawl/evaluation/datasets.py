@@ -52,7 +52,8 @@ def _wcxb(root: Path, limit: int | None) -> Iterator[Page]:
             page_type=((label.get("_internal") or {}).get("page_type") or {}).get("primary"),
             meta={
                 "title": truth.get("title"),
-                "author": truth.get("author"),
+                # fundus-dev lists the names ("authors"); WCXB joins them in one string
+                "author": truth.get("authors") or truth.get("author"),
                 "publish_date": truth.get("publish_date"),
                 "with": truth.get("with") or [],
                 "without": truth.get("without") or [],

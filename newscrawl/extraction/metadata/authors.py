@@ -30,6 +30,13 @@ _PIECE_KIND = (r"analysis|opinion|commentary|column|(?:eine?\s+)?(?:kommentar|ko
                r"|gastbeitrag|glosse|reportage)")
 """What a piece is, before its writer's "by": "Analysis by Jane Doe" (CNN), "Opinion by"
 (The Washington Post), "Ein Kommentar von Max Muster" (German papers)."""
+AGENCIES = frozenset({
+    "afp", "ap", "dpa", "sid", "kna", "epd", "apa", "sda", "ats", "ansa", "agi", "efe", "lusa",
+    "anp", "belga", "aap", "pa", "upi", "tass", "pap", "ctk", "čtk", "mti", "bta", "hina", "sta",
+    "tt", "ntb", "ians", "pti", "ani", "aa", "dha", "iha", "ddp", "dts", "kyodo", "yonhap",
+    "xinhua", "reuters", "bernama", "antara"})
+"""News agencies by the names bylines credit them with ("Von dpa", "(AFP)", "SID"): a writer
+of news pages, though written in capitals as credentials are."""
 # "By" in the languages we crawl, at the start of a byline. Words that also open surnames
 # ("De Luca", "Da Silva", "Von Trier") count only before a colon or two more words.
 _BY = re.compile(
@@ -39,7 +46,8 @@ _BY = re.compile(
     r"(?:by|from|przez|от|автор|tekst|texte|texto|testo|"
     r"author|autor|auteur|autore|auteurs|authors|écrit par|escrito por|scritto da|"
     f"{_BY_WORDS}|{_AUTHOR_WORDS}|skrevet av|skrivet av|"
-    r"geschrieben von|(?:von|par|por|di|da|de|door|av|af)(?=\s*[:：]|\s+\S+\s+\S))\b\s*[:：]?\s*"
+    r"geschrieben von|(?:von|par|por|di|da|de|door|av|af)(?=\s*[:：]|\s+\S+\s+\S"
+    rf"|\s+(?:{'|'.join(sorted(AGENCIES))})\b))\b\s*[:：]?\s*"
     r"|^\s*(?:作者|记者|撰文|文|编辑|责任编辑|来源|筆者|著者|記者|기자)\s*[：:/／|]\s*",
     re.I,
 )
@@ -135,6 +143,8 @@ _GENERIC = frozenset({
     "admin", "administrator", "staff", "editor", "editors", "redaction", "rédaction", "redaktion",
     "guest", "anonymous", "unknown", "null", "none", "undefined", "user", "author", "webmaster",
     "on", "via",
+    # what an agency is, printed under its name ("SID" / "Nachrichtenagentur")
+    "nachrichtenagentur", "presseagentur", "news agency", "agence de presse", "agenzia",
     # a page's own labels and links, taken from an author field or link: "Home", "Name"
     "home", "name", "comment", "comments", "category", "categories", "contact", "menu",
     "search", "login",
@@ -359,6 +369,9 @@ def _names(raw: str) -> list[str]:
         for part in parts:
             part = _BY.sub("", part, count=1)
             part = " ".join(part.split()).strip(_TRIM)
+            if part.casefold() in AGENCIES:
+                names.append(part)
+                continue
             if not part or _CREDENTIAL.match(part) or _BY_LABEL.search(part):
                 continue
             # "Jane Doe Staff Writer": drop trailing role words.

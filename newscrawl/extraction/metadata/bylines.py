@@ -15,6 +15,7 @@ from lxml import etree
 
 from newscrawl.extraction.meta_jsonld import JsonLd
 from newscrawl.extraction.metadata.authors import (
+    AGENCIES,
     AUTHOR_LABEL,
     AUTHOR_LABEL_START,
     AUTHOR_LABELLED,
@@ -33,6 +34,8 @@ from newscrawl.extraction.metadata.collect import (
     _Collected,
     _first,
     _key,
+    decided,
+    on,
 )
 from newscrawl.extraction.metadata.walk import (
     _BYLINE_TEXTS_BEFORE,
@@ -187,6 +190,8 @@ def _is_byline(el: etree._Element) -> bool:
     if cls is None and id_ is None and test_id is None:
         return False
     hint = f"{cls or ''} {id_ or ''} {test_id or ''}".lower()
+    if "btn" in hint or "button" in hint:
+        return False  # a control ("followAuthorBtn"): its text is an action, not a name
     return ((("author" in hint or "byline" in hint or "writer" in hint
              or "contributor" in hint) and "authori" not in hint)  # authorization
             or (("aut" in hint or "yazar" in hint or "penulis" in hint)
@@ -223,8 +228,9 @@ def _dom_authors(root: etree._Element, c: _Collected) -> tuple[str, ...]:
     """
     h1 = _headline(root, c)
     candidates: Iterable[etree._Element]
-    if h1 is not None and (starter := _thread_starter(c, h1)):
-        return starter
+    if h1 is not None and on("authors.dom.thread_starter") and (
+            starter := _thread_starter(c, h1)):
+        return decided("authors.dom.thread_starter", starter)
     if h1 is not None:
         # Lazily: a byline found just below the headline spares the rest of both windows.
         after = _bylines_after(h1, _BYLINE_AFTER)
@@ -238,12 +244,18 @@ def _dom_authors(root: etree._Element, c: _Collected) -> tuple[str, ...]:
             continue
         for text in _byline_texts(el):
             names = _byline_names(text.split("\n"))
-            if names and all(_OUTLET_NAME.search(n) for n in names):
-                outlet = outlet or names  # a source credit ("中国新闻网"): a writer's line wins
-            elif names:
-                return names
-    return (_text_byline(root, c, h1) or outlet
-            or _forum_poster(_elements_after(h1) if h1 is not None else root.iter(etree.Element)))
+            if names and all(_OUTLET_NAME.search(n) or n.casefold() in AGENCIES for n in names):
+                outlet = outlet or names  # a source or agency ("中国新闻网", "AFP"): a writer wins
+            elif names and on("authors.dom.byline_element"):
+                return decided("authors.dom.byline_element", names)
+    if on("authors.dom.text_byline") and (names := _text_byline(root, c, h1)):
+        return decided("authors.dom.text_byline", names)
+    if outlet and on("authors.dom.outlet_or_agency"):
+        return decided("authors.dom.outlet_or_agency", outlet)
+    if not on("authors.dom.forum_poster"):
+        return ()
+    return decided("authors.dom.forum_poster", _forum_poster(
+        _elements_after(h1) if h1 is not None else root.iter(etree.Element)))
 
 
 _MEMBER_PAGE = re.compile(
@@ -446,41 +458,48 @@ def _names_site(name: str, sites: set[str]) -> bool:
 
 _OUTLET_NAME = re.compile(
     r"(?:网|網|日报|日報|晚报|晚報|时报|時報|新闻|新聞|通讯社|通訊社|新华社|新華社|电视台|電視台"
-    r"|电台|電台|杂志|雜誌)$|^[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}$"
+    r"|电台|電台|杂志|雜誌|일보|신문|뉴스|방송|통신)$|^[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}$"
 )
 """An outlet's name in an author field, not a person's: Chinese outlets end in 网 (site), 日报
-(daily), 新闻 (news), 新华社 …; or a domain name ("example.com")."""
+(daily), 新闻 (news), 新华社 …, Korean ones in 일보 (daily), 신문 (newspaper), 뉴스 (news),
+방송 (broadcaster), 통신 (agency); or a domain name ("example.com")."""
 
 
 def _authors(root: etree._Element, c: _Collected, ld: JsonLd | None,
              site_name: str | None) -> tuple[str, ...]:
-    """The first source that names someone; the site's own name is only a last resort, since
-    many sites put it in ``author`` while the byline on the page names the writer."""
-    sources: list[list[str]] = []
+    """The first source that names someone; the site's own name, or a news agency's alone,
+    is only a last resort, since many sites put it in ``author`` while the byline on the page
+    names the writer."""
+    sources: list[tuple[str, list[str]]] = []
     if ld:
-        sources.append(ld.authors)
+        sources.append(("jsonld", ld.authors))
     for key in _AUTHOR_KEYS:
         values = [v for v in c.metas.get(key, ()) if "://" not in v]
         if key in ("citation_author", "dc.creator", "dcterms.creator"):
             values = [invert_name(v) for v in values]
         if values:
-            sources.append(values)
-    sources.append(_twitter_author(c))
-    sources.append(_item_author(c))
+            sources.append((f"meta:{key}", values))
+    sources.append(("twitter_label", _twitter_author(c)))
+    sources.append(("microdata_item", _item_author(c)))
     sites = {_key(n) for n in (site_name, ld.publisher if ld else None) if n}
     fallback: tuple[str, ...] = ()
-    for values in sources:
+    fallback_source = ""
+    for source, values in sources:
+        if not on(f"authors.{source}"):
+            continue
         names = clean_authors(values)
-        if names and all(_names_site(n, sites) or _OUTLET_NAME.search(n) for n in names):
-            fallback = fallback or names
-        elif names:
-            return names
+        writers = tuple(n for n in names if not (_names_site(n, sites) or _OUTLET_NAME.search(n)))
+        if names and all(n.casefold() in AGENCIES for n in writers):
+            fallback, fallback_source = fallback or names, fallback_source or source
+        elif writers:
+            # the outlet listed beside its writers ("한국일보", "신현주 기자") is not one of them
+            return decided(f"authors.{source}", writers)
     names = _dom_authors(root, c)
     if names:
         return names
-    if fallback:
-        return fallback
+    if fallback and on("authors.site_or_agency"):
+        return decided(f"authors.site_or_agency:{fallback_source}", fallback)
     # An organisation credited as the author (a company blog) is still the page's author.
-    if ld and ld.author_orgs:
-        return clean_authors(ld.author_orgs)
+    if ld and ld.author_orgs and on("authors.jsonld_organisation"):
+        return decided("authors.jsonld_organisation", clean_authors(ld.author_orgs))
     return ()

@@ -9,9 +9,11 @@ first.
 from __future__ import annotations
 
 import re
+from collections import Counter
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 from urllib.parse import urlsplit
 
 from lxml import etree
@@ -124,6 +126,30 @@ def _hostname(url: str) -> str | None:
     """``urlsplit(url).hostname``, which re-parses the netloc on every read (~2 us); the
     title rules ask it of the page's URL three times."""
     return urlsplit(url).hostname
+
+
+RULES: ContextVar[Counter[str] | None] = ContextVar("metadata_rules", default=None)
+"""Where the page being read counts the rules that decided its fields; None unless a caller of
+``extract_metadata`` asked for the counts."""
+OFF: ContextVar[frozenset[str]] = ContextVar("metadata_rules_off", default=frozenset())
+"""Rules switched off for the page being read (``extract_metadata(..., off=...)``), to ablate
+them on pages they were not written for."""
+_T = TypeVar("_T")
+
+
+def on(rule: str) -> bool:
+    """Whether ``rule`` may decide its field: not switched off."""
+    return rule not in OFF.get()
+
+
+def decided(rule: str, value: _T) -> _T:
+    """``value``, counted for ``rule`` when it is something: each rule is named ``field.rule``
+    ("title.kicker_above") so that it can be weighed on pages it was not written for."""
+    if value:
+        counts = RULES.get()
+        if counts is not None:
+            counts[rule] += 1
+    return value
 
 
 @dataclass(slots=True)

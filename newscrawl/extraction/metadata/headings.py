@@ -5,6 +5,7 @@ inside an <h1> are left out.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from lxml import etree
@@ -96,6 +97,38 @@ def _spoken_heading(el: etree._Element) -> etree._Element:
     return el
 
 
+_SPOKEN_SEPARATOR = re.compile(r"\s*[:|–—-]\s*")
+"""Screen-reader text between a kicker and the headline (``<span class="visually-hidden">:
+</span>``): the eye sees two lines, a listener hears "Kicker: Headline", as og:title writes it."""
+_KICKER_CLASSES = ("kicker", "overline", "eyebrow", "dachzeile", "topline", "headline-intro",
+                   "roofline", "spitzmarke", "supertitle", "pretitle", "pre-title")
+"""Parts of class tokens of the line set over a news headline (its topic or hook)."""
+
+
+def _kicker(h1: etree._Element) -> tuple[str, bool] | None:
+    """The kicker an <h1> opens with, and whether its class names it so: a first child classed
+    as a kicker or overline, or a first ``<span>`` with more of the heading after it (a kicker
+    only when the declared title agrees, see titles)."""
+    if h1.text and not h1.text.isspace():
+        return None
+    first = next((child for child in h1 if isinstance(child.tag, str)), None)
+    if first is None or first.tag in _HEADING_SKIP:
+        return None
+    text = _inline_text(first)
+    if not text:
+        return None
+    hinted = any(kind in token for el in first.iter(etree.Element)
+                 for token in _class_tokens(el) for kind in _KICKER_CLASSES)
+    if not hinted and (first.tag != "span" or (first.getnext() is None and not (
+            first.tail or "").strip())):
+        return None
+    return text, hinted
+
+
+def _class_tokens(el: etree._Element) -> list[str]:
+    return ((el.get("class") or "") + " " + (el.get("id") or "")).lower().split()
+
+
 def _heading_pieces(el: etree._Element) -> Iterator[str | None]:
     """The heading's text nodes, without the controls and code some themes put inside it
     (rustdoc's "Copy item path" <button>, inline <style>, <script>), a dateline <time>, a
@@ -106,8 +139,11 @@ def _heading_pieces(el: etree._Element) -> Iterator[str | None]:
     if el.text:
         yield el.text
     for child in el:
-        classes = ((child.get("class") or "") + " " + (child.get("id") or "")).lower().split()
-        if child.tag not in _HEADING_SKIP and not hides(child) and not (
+        classes = _class_tokens(child)
+        if (screen_reader_only(classes) and not len(child)
+                and _SPOKEN_SEPARATOR.fullmatch(spoken := child.text or "")):
+            yield spoken
+        elif child.tag not in _HEADING_SKIP and not hides(child) and not (
                 child.get("aria-hidden") == "true" or _HEADING_HIDDEN & set(classes)
                 or screen_reader_only(classes)
                 or any(part in c for c in classes for part in _HEADING_ASIDES)):

@@ -6,7 +6,7 @@ line, a date further down).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date as calendar_date
 from itertools import chain
@@ -22,6 +22,8 @@ from newscrawl.extraction.metadata.collect import (
     _TEXT_CONTENT,
     _Collected,
     _in_reply,
+    decided,
+    on,
 )
 from newscrawl.extraction.metadata.walk import (
     _BODY_TEXTS,
@@ -379,28 +381,38 @@ def _published(root: etree._Element, c: _Collected, ld: JsonLd | None, url: str 
                             and k not in _GENERIC_DATE_KEYS and _NAMESPACED_DATE.match(k)
                             for v in values]])
         shown = _shown_date(c, h1, url) if declared else None
-        if shown and not shown.updated:
-            return shown.date
+        if shown and not shown.updated and on("published.shown_over_generic"):
+            return decided("published.shown_over_generic", shown.date)
     if declared and h1 is not None:
         declared = _printed_declaration(c, ld, h1, declared)
     if declared:
         # A URL dated one day off the declared date: the CMS wrote the URL on the site's own
         # clock, the declared timestamp in UTC ("/2025/12/18/" and 2025-12-19T02:41Z).
         day = url_date(url)
-        if day and _days_apart(day, declared) == 1:
-            return day
+        if day and _days_apart(day, declared) == 1 and on("published.url_day_off_declared"):
+            return decided("published.url_day_off_declared", day)
         # A <time> on the page that shows the declared day: nothing to overrule.
         if any((t.get("datetime") or "")[:10] == declared[:10] for t in c.times[:_TIME_SCAN]):
-            return declared
-        return (_byline_override(c, h1, declared, modified) if h1 is not None else None) or declared
-    time = _post_timestamp(h1) or _time_date(c, url, _times_by_headline(c, h1))
-    if time:
-        return time
-    shown = _shown_date(c, h1, url)
-    return ((shown.date if shown else None)
-            or _time_date(c, url, [t for t in c.times if _labelled_time_update(t)])
-            or _time_date(c, url, [t for t in c.times if _above(t, h1)])
-            or url_date(url) or _far_date(root, c, h1) or modified)
+            return decided("published.declared", declared)
+        if h1 is not None and on("published.byline_over_declared") and (
+                printed := _byline_override(c, h1, declared, modified)):
+            return decided("published.byline_over_declared", printed)
+        return decided("published.declared", declared)
+    undeclared: tuple[tuple[str, Callable[[], str | None]], ...] = (
+        ("post_timestamp", lambda: _post_timestamp(h1)),
+        ("time", lambda: _time_date(c, url, _times_by_headline(c, h1))),
+        ("shown", lambda: (shown.date if (shown := _shown_date(c, h1, url)) else None)),
+        ("time_labelled_update",
+         lambda: _time_date(c, url, [t for t in c.times if _labelled_time_update(t)])),
+        ("time_above_headline", lambda: _time_date(c, url, [t for t in c.times if _above(t, h1)])),
+        ("url", lambda: url_date(url)),
+        ("far_below", lambda: _far_date(root, c, h1)),
+        ("modified", lambda: modified),
+    )
+    for rule, read in undeclared:
+        if on(f"published.{rule}") and (date := read()):
+            return decided(f"published.{rule}", date)
+    return None
 
 
 def _post_timestamp(h1: etree._Element | None) -> str | None:

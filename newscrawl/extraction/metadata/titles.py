@@ -23,12 +23,16 @@ from newscrawl.extraction.metadata.collect import (
     _key,
     _page_type,
     _words,
+    decided,
+    on,
 )
 from newscrawl.extraction.metadata.headings import (
     _inline_lines,
     _inline_text,
+    _kicker,
     _rstrip_glyphs,
 )
+from newscrawl.extraction.metadata.walk import _iter_before, _Walk
 from newscrawl.extraction.text import (
     CJK,
     CJK_CHAR,
@@ -401,34 +405,44 @@ def _chosen_title(root: etree._Element, c: _Collected, ld: JsonLd | None, declar
     slug = _slug_words(c.canonical or _first(c.metas, ("og:url",)) or url) if (
         h1s or header_h1s) else set()
     slugged = _slug_heading(slug, h1s + header_h1s, named or (names[0] if names else None))
-    if slugged is not None:
-        return _cut_descriptors(slugged)
+    if slugged is not None and on("title.slug_h1"):
+        return decided("title.slug_h1", _cut_descriptors(slugged))
     if heading is None:
         # Declared titles that only name the site say nothing of the page: its only <h1> does.
-        if named is None and len(h1s) == 1:
-            return _cut_descriptors(h1s[0][0])
+        if named is None and len(h1s) == 1 and on("title.h1_over_site_name"):
+            return decided("title.h1_over_site_name", _cut_descriptors(h1s[0][0]))
         named = named or (names[0] if names else None)
-        if named and not home and (shown := _shown_piece(root, named)):
-            return shown
-        return named or (_cut_descriptors(h1s[0][0]) if h1s else None)
+        if named and not home and on("title.shown_piece") and (
+                shown := _shown_piece(root, named)):
+            return decided("title.shown_piece", shown)
+        if named:
+            return decided("title.declared", named)
+        return decided("title.first_h1", _cut_descriptors(h1s[0][0]) if h1s else None)
     named = named or (names[0] if names else None)
     text = _cut_descriptors(heading[0])
     # The URL's slug made from the <h1> says the <h1> names this page, not its book.
-    page_part = None if len(slug) >= 2 and slug <= _slug_words_of(text) else (
+    # ... and a declared title that is the <h1> itself says the page's <title> only adds a
+    # kicker or a section before it, not the page's own name.
+    page_part = None if (len(slug) >= 2 and slug <= _slug_words_of(text)) or (
+        declared and _key(declared[0]) == _key(text)) else (
         _part_before_heading(c.title, text, sites))
-    if page_part:
-        return page_part
+    if page_part and on("title.part_before_h1"):
+        return decided("title.part_before_h1", page_part)
+    if on("title.kicker") and (kicked := _without_kicker(heading[1], text, named)):
+        return decided("title.kicker", kicked)
+    if named and on("title.kicker_above") and _kicker_above(heading[1], text, named):
+        return decided("title.kicker_above", named)
     # "Thread: <title>", "Blog: <title>", "<Product line> <title>": an <h1> that only puts a
     # label or kicker before the whole declared title shows that title with a lead-in.
     if named and _WORD.search(named) and len(_words(named)) >= 2:
         k, n = _key(text), _key(named)
-        if k != n and k.endswith(n):
-            return named
+        if k != n and k.endswith(n) and on("title.h1_lead_in"):
+            return decided("title.h1_lead_in", named)
     # "8 Recent Trends in Photography" declared, "Recent Trends in Photography" in the <h1>:
     # a declared title that only adds numbers (a count, a year) is the same headline with
     # what the theme's shorter <h1> leaves out.
-    if named and _adds_only_numbers(named, text):
-        return named
+    if named and on("title.declared_numbers") and _adds_only_numbers(named, text):
+        return decided("title.declared_numbers", named)
     # A page that calls itself a generic web page (schema.org WebPage, og:type website), with
     # its <h1> outside any <article>, is a landing page: its <h1> is a hero line ("One
     # workspace. Zero busywork.") and the declared title names the page. An <h1> that only
@@ -437,12 +451,54 @@ def _chosen_title(root: etree._Element, c: _Collected, ld: JsonLd | None, declar
     if (named and not named.endswith(_ELLIPSES) and _page_type(c, ld) in _GENERIC_PAGE_TYPES
             and not any(a.tag == "article" for a in heading[1].iterancestors())):
         k, n = _key(_DIGITS.sub("", text)), _key(_DIGITS.sub("", named))
-        if k not in n and n not in k:
-            return named
+        if k not in n and n not in k and on("title.landing_page"):
+            return decided("title.landing_page", named)
     credit = _lines_after_titles(_inline_lines(heading[1]), declared_words)
-    if credit and text.endswith(credit) and len(credit) < len(text):
-        return text[: -len(credit)].rstrip()
-    return text
+    if (credit and text.endswith(credit) and len(credit) < len(text)
+            and on("title.h1_credit_cut")):
+        return decided("title.h1_credit_cut", text[: -len(credit)].rstrip())
+    return decided("title.h1", text)
+
+
+def _without_kicker(h1: etree._Element, text: str, named: str | None) -> str | None:
+    """A news headline under its kicker, both in the <h1> ("Eskalation im Nahen Osten" over
+    "Die israelische Zurückhaltung ..."): the publisher's declared title when it writes the
+    two as one ("Kicker: Headline"), else the headline alone, never the two run together. A
+    plain first ``<span>`` counts as a kicker only when the declared title is the rest."""
+    found = _kicker(h1)
+    if found is None:
+        return None
+    kicker, hinted = found
+    rest = text[len(kicker):]
+    if not text.startswith(kicker) or not _WORD.search(rest) or not _KICKER_GAP.match(rest):
+        return None  # "Category:Planning" is one name
+    if named and _key(named) == _key(text):
+        return named if hinted else None
+    rest = rest.lstrip(_KICKER_SEPARATORS)
+    if hinted or (named and _key(named) == _key(rest)):
+        return rest
+    return None
+
+
+_KICKER_SEPARATORS = " :|–—-·•"
+_KICKER_GAP = re.compile(r"\s|[:|–—·•-]\s")
+"""A space, or a separator and a space, between a kicker and its headline."""
+
+
+def _kicker_above(h1: etree._Element, text: str, named: str) -> bool:
+    """Whether the declared title is ``Kicker: Headline`` with the <h1>'s headline and a kicker
+    printed just above the <h1> (an overline): the publisher's title of the story. Not a
+    breadcrumb's link ("Products" over "Air Purifiers"), nor after a dash ("Section - Title")."""
+    head, found, tail = named.partition(": ")
+    if not found or not head or _key(tail) != _key(text):
+        return False
+    kicker = _key(head)
+    return any(_key(t) == kicker and next(t.holder.iterancestors("a"), t.holder).tag != "a"
+               for t in _Walk(_iter_before(h1)).first(_KICKER_TEXTS) if t.holder is not None)
+
+
+_KICKER_TEXTS = 4
+"""Texts just above the <h1> where its overline sits (nearest first)."""
 
 
 def _adds_only_numbers(longer: str, shorter: str) -> bool:

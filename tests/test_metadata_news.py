@@ -1,0 +1,167 @@
+"""News pages: a headline under its kicker, agencies and outlets in bylines (issue 32).
+
+Pages written here for the patterns, not copied from any publisher."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import logging
+from collections import Counter
+from pathlib import Path
+
+from newscrawl.evaluation.datasets import load_pages
+from newscrawl.evaluation.metadata_eval import _author_set
+from newscrawl.extraction.metadata import Metadata, extract_metadata
+from newscrawl.extraction.metadata.authors import clean_authors
+from newscrawl.extraction.parse import parse
+
+URL = "https://zeitung.example/politik/story-123.html"
+LEAD = "<p>" + "Der Bundestag hat am Donnerstag lange über den Antrag beraten. " * 4 + "</p>"
+
+
+def meta(head: str, body: str) -> Metadata:
+    markup = (f'<html lang="de"><head>{head}</head>'
+              f"<body><article>{body}{LEAD}</article></body></html>")
+    return extract_metadata(parse(markup), URL)
+
+
+def og(title: str) -> str:
+    return f'<meta property="og:title" content="{title}">'
+
+
+def test_kicker_and_headline_read_as_the_page_speaks_them():
+    # the eye sees two lines; screen readers hear "Kicker: Headline", as og:title writes it
+    h1 = ('<h1><span class="article-heading__kicker">Haushalt</span><span class="visually-hidden">'
+          ': </span><span class="article-heading__title">Streit um die Schuldenbremse</span></h1>')
+    assert meta(og("Haushalt: Streit um die Schuldenbremse"), h1).title == (
+        "Haushalt: Streit um die Schuldenbremse")
+    # a declared title without the kicker: the headline alone
+    assert meta("<title>Streit um die Schuldenbremse</title>", h1).title == (
+        "Streit um die Schuldenbremse")
+
+
+def test_kicker_is_never_run_into_the_headline():
+    h1 = ('<h1><span class="headline-kicker">Eskalation im Nahen Osten</span>'
+          '<span class="headline-text">Die Zurückhaltung hat ein Ende</span></h1>')
+    # the declared title joins them with a colon: the publisher's title, punctuated
+    assert meta(og("Eskalation im Nahen Osten: Die Zurückhaltung hat ein Ende"), h1).title == (
+        "Eskalation im Nahen Osten: Die Zurückhaltung hat ein Ende")
+    # the declared title leaves the kicker out (or says something else): the headline alone
+    assert meta(og("Die Zurückhaltung hat ein Ende"), h1).title == "Die Zurückhaltung hat ein Ende"
+    assert meta(og("Nahost: Zurückhaltung beendet"), h1).title == "Die Zurückhaltung hat ein Ende"
+
+
+def test_plain_first_span_is_a_kicker_only_when_the_declared_title_is_the_rest():
+    h1 = "<h1><span>Exklusiv</span> <span>Der Minister tritt zurück</span></h1>"
+    assert meta(og("Der Minister tritt zurück"), h1).title == "Der Minister tritt zurück"
+    # a product name in a span is part of the name
+    h1 = "<h1><span>KALLAX</span> <span>Regal, weiß, 77x147 cm</span></h1>"
+    assert meta(og("KALLAX Regal, weiß, 77x147 cm"), h1).title == "KALLAX Regal, weiß, 77x147 cm"
+
+
+def test_overline_above_the_h1_joins_the_headline_as_the_declared_title_does():
+    body = '<div class="overline">Kenia</div><h1>Nairobi von unten</h1>'
+    assert meta(og("Kenia: Nairobi von unten"), body).title == "Kenia: Nairobi von unten"
+    # a breadcrumb's link above the <h1> is no kicker, nor a section before a dash
+    body = '<nav><a href="/kenia/">Kenia</a></nav><h1>Nairobi von unten</h1>'
+    assert meta(og("Kenia: Nairobi von unten"), body).title == "Nairobi von unten"
+    body = '<div class="overline">Kenia</div><h1>Nairobi von unten</h1>'
+    assert meta(og("Kenia - Nairobi von unten"), body).title == "Nairobi von unten"
+
+
+def test_kicker_in_title_before_the_h1_is_not_the_page_name_when_og_title_is_the_h1():
+    head = (og("Nordmann dømt til livstid")
+            + "<title>«Evnukkmakeren»: - Nordmann dømt til livstid</title>")
+    body = ('<div class="kicker">«Evnukkmakeren»:</div>'
+            "<h1>Nordmann dømt <span>til livstid</span></h1>")
+    assert meta(head, body).title == "Nordmann dømt til livstid"
+
+
+def test_news_agencies_are_writers_of_news_pages():
+    assert clean_authors(["SID"]) == ("SID",)
+    assert clean_authors(["Von dpa"]) == ("dpa",)
+    assert clean_authors(["Von Jane Doe, AFP"]) == ("Jane Doe", "AFP")
+    # capitals that are no agency are still a credential
+    assert clean_authors(["PhD"]) == ()
+    body = '<h1>Der Minister tritt zurück</h1><p class="byline">Von Erika Muster</p>'
+    # an agency declared alone gives way to the writer the byline names ...
+    assert meta('<meta name="author" content="AFP">', body).authors == ("Erika Muster",)
+    # ... and is the author when nobody else is named
+    assert meta('<meta name="author" content="AFP">', "<h1>Der Minister tritt zurück</h1>"
+                ).authors == ("AFP",)
+    # a byline that names the agency: a writer's line further on wins
+    body = '<h1>Der Minister tritt zurück</h1><p class="author">dpa</p><p>Von Erika Muster</p>'
+    assert meta("", body).authors == ("Erika Muster",)
+
+
+def test_an_outlet_listed_beside_its_writer_is_not_a_writer():
+    head = '<meta name="author" content="한국일보"><meta name="author" content="신현주 기자">'
+    assert meta(head, "<h1>제목</h1>").authors == ("신현주",)
+
+
+def test_a_follow_button_is_no_byline():
+    body = ('<h1>Der Minister tritt zurück</h1><div><a class="followAuthorBtn" href="/themen/">'
+            'Themen bearbeiten</a></div>')
+    assert meta('<meta property="og:site_name" content="Zeitung">', body).authors == ()
+
+
+def test_scorer_keeps_an_agency_alone_and_drops_a_credential_after_a_name():
+    assert _author_set("AFP") == {"afp"}
+    assert _author_set(["Jane Doe", "PhD"]) == {"jane doe"}
+    assert _author_set("Jane Doe, MD") == {"jane doe"}
+
+
+def test_loader_reads_the_authors_list_where_a_set_gives_one(tmp_path: Path) -> None:
+    base = tmp_path / "dev"
+    (base / "html").mkdir(parents=True)
+    (base / "ground-truth").mkdir()
+    (base / "html" / "x.html.gz").write_bytes(gzip.compress(b"<html><body><p>x</p></body></html>"))
+    truth = {"title": "T", "author": "Jane Doe, Jr, John Roe",
+             "authors": ["Jane Doe, Jr", "John Roe"],
+             "publish_date": "2024-01-02T10:00:00+01:00", "main_content": "x"}
+    (base / "ground-truth" / "x.json").write_text(json.dumps({"url": "https://a.example/x",
+                                                              "ground_truth": truth}))
+    (page,) = load_pages(tmp_path)
+    assert page.meta["author"] == ["Jane Doe, Jr", "John Roe"]
+
+
+def test_rules_are_named_and_counted_when_asked():
+    h1 = ('<h1><span class="kicker">Haushalt</span><span>Streit um die Schuldenbremse</span></h1>'
+          '<p class="byline">Von dpa</p>')
+    head = og("Streit um die Schuldenbremse")
+    markup = f"<html><head>{head}</head><body>{h1}{LEAD}</body></html>"
+    fired: Counter[str] = Counter()
+    found = extract_metadata(parse(markup), URL, rules=fired)
+    assert found.title == "Streit um die Schuldenbremse"
+    assert fired["title.kicker"] == 1
+    assert fired["authors.dom.outlet_or_agency"] == 1
+    assert not any(rule.startswith("published.") for rule in fired)
+    # without a counter nothing is kept between calls
+    assert extract_metadata(parse(markup), URL) == found
+
+
+def test_a_rule_switched_off_decides_nothing():
+    h1 = '<h1><span class="kicker">Haushalt</span><span>Streit um die Schuldenbremse</span></h1>'
+    markup = f"<html><head>{og('Neu: Streit')}</head><body>{h1}{LEAD}</body></html>"
+    fired: Counter[str] = Counter()
+    found = extract_metadata(parse(markup), URL, rules=fired, off=frozenset({"title.kicker"}))
+    assert found.title == "Haushalt Streit um die Schuldenbremse"
+    assert fired["title.h1"] == 1 and "title.kicker" not in fired
+    assert extract_metadata(parse(markup), URL).title == "Streit um die Schuldenbremse"
+
+
+def test_a_rule_that_raises_is_logged_and_counted_not_silent(monkeypatch, caplog):
+    import newscrawl.extraction.metadata as package
+
+    def broken(*args):
+        raise TypeError("a bug")
+
+    monkeypatch.setattr(package, "_choose_title", broken)
+    fired: Counter[str] = Counter()
+    with caplog.at_level(logging.WARNING, logger="newscrawl.extraction.metadata"):
+        found = extract_metadata(parse(f"<html><body><h1>Titel</h1>{LEAD}</body></html>"),
+                                 URL, rules=fired)
+    assert found.title is None and found.language is None
+    assert fired["title.error"] == 1
+    assert "reading title failed" in caplog.text and "TypeError: a bug" in caplog.text
