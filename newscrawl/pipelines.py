@@ -31,6 +31,9 @@ from itemadapter import ItemAdapter
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.settings import BaseSettings
+from scrapy.utils.defer import maybe_deferred_to_future
+from twisted.internet.threads import deferToThreadPool
+from twisted.python.threadpool import ThreadPool
 from w3lib.url import canonicalize_url
 
 from newscrawl.extraction import Article as Extracted
@@ -294,20 +297,29 @@ def _warc_date(crawled_at: str) -> str:
 
 
 class ExtractionPipeline:
-    """Runs the extraction library on the body Scrapy already downloaded (no second fetch)."""
+    """Runs the extraction library on the body Scrapy already downloaded (no second fetch).
+
+    The library runs in a pool of ``NEWSCRAWL_EXTRACTION_THREADS`` threads (0: one per core
+    this process may use), not in the reactor thread: downloads go on while a page is read,
+    and lxml's parser and XGBoost's predictor release the GIL, so one crawl uses more than one
+    core. The ``Extractor`` and its ``SiteMemory`` are thread-safe; stats and the article
+    decision stay in the reactor thread.
+    """
 
     slow_page_ms = 1000.0
-    """Extraction runs in the reactor thread, so a page this slow (a hundred times the median)
-    holds every download while it is read: it is logged at WARNING with its size and stages,
-    and counted, so that whoever runs the crawl can find it."""
+    """A page this slow (a hundred times the median) holds an extraction thread while it is
+    read: it is logged at WARNING with its size and stages, and counted, so that whoever runs
+    the crawl can find it."""
 
     def __init__(self, crawler: Crawler, extractor: Extractor, min_words: int,
-                 since: str | None = None):
+                 since: str | None = None, threads: int = 1):
         self.crawler = crawler
         self.stats = crawler.stats
         self.extractor = extractor
         self.min_words = min_words
         self.since = since
+        self.pool = (ThreadPool(minthreads=0, maxthreads=threads, name="extraction")
+                     if threads > 0 else None)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -322,27 +334,56 @@ class ExtractionPipeline:
         sites = SiteMemory(max_pages=site_pages) if site_pages > 0 else None
         # the library raises on a missing or mismatched model
         extractor = Extractor(model, sites=sites)
+        threads = settings.getint("NEWSCRAWL_EXTRACTION_THREADS", 0)
+        if threads < 0:
+            threads = len(os.sched_getaffinity(0))
         return cls(crawler, extractor, settings.getint("NEWSCRAWL_MIN_WORDS", 80),
-                   since_day(settings))
+                   since_day(settings), threads)
 
     def open_spider(self) -> None:
         self.stats.set_value("newscrawl/model_version", self.extractor.model_version)
+        if self.pool is not None:
+            self.pool.start()
+
+    def close_spider(self) -> None:
+        if self.pool is not None:
+            self.pool.stop()
 
     def process_item(self, item: Any) -> Any:
+        """The ``Article`` for a ``Page``; with extraction threads, a coroutine giving it."""
         if not isinstance(item, Page):
             return item
         page = ItemAdapter(item)
-        stats = self.stats
+        if self.pool is None:
+            return self._article(page, *self._extract(page))
+        return self._article_from_thread(page)
+
+    async def _article_from_thread(self, page: ItemAdapter) -> Article:
+        from twisted.internet import reactor
+
+        outcome = await maybe_deferred_to_future(
+            deferToThreadPool(reactor, self.pool, self._extract, page))
+        return self._article(page, *outcome)
+
+    def _extract(self, page: ItemAdapter) -> tuple[Extracted | Exception, float]:
+        """The library's result (or what it raised) and its time in ms. Thread-safe: touches
+        no stats, which belong to the reactor thread."""
         t0 = time.perf_counter()
         try:
             art = self.extractor.extract(page["body"], page["url"],
                                          content_type=page["content_type"])
         except Exception as exc:  # a library bug must cost one page, not the crawl
-            logger.error("Extraction failed on %s: %s: %s", page["url"], type(exc).__name__,
-                         exc)
-            logger.debug("Extraction traceback for %s", page["url"], exc_info=True)
-            raise self._drop(ExtractionError(f"{page['url']}: extraction failed")) from None
-        elapsed = (time.perf_counter() - t0) * 1e3
+            return exc, (time.perf_counter() - t0) * 1e3
+        return art, (time.perf_counter() - t0) * 1e3
+
+    def _article(self, page: ItemAdapter, art: Extracted | Exception, elapsed: float
+                 ) -> Article:
+        stats = self.stats
+        if isinstance(art, Exception):
+            logger.error("Extraction failed on %s: %s: %s", page["url"], type(art).__name__,
+                         art)
+            logger.debug("Extraction traceback for %s", page["url"], exc_info=art)
+            raise self._drop(ExtractionError(f"{page['url']}: extraction failed"))
         stats.inc_value("newscrawl/extracted")
         stats.inc_value("newscrawl/extract_ms", round(elapsed, 3))
         stats.max_value("newscrawl/extract_ms_max", round(elapsed, 3))
@@ -416,9 +457,15 @@ class ExportedArticles:
 
     @classmethod
     def of(cls, crawler: Crawler) -> ExportedArticles:
-        """The crawler's record, read from its file on first use."""
+        """The crawler's record, read from its file on first use; with ``REDIS_URL``, the
+        record every worker of the shared crawl writes (``newscrawl.frontier``)."""
         if (exported := cls._of_crawler.get(crawler)) is None:
             settings = crawler.settings
+            if settings.get("REDIS_URL"):
+                from newscrawl.frontier import RedisExportedArticles
+
+                exported = cls._of_crawler[crawler] = RedisExportedArticles(crawler)  # type: ignore[assignment]
+                return exported
             path = settings.get("NEWSCRAWL_EXPORTED_FILE") or (
                 Path(settings["JOBDIR"]) / "newscrawl-seen.json" if settings.get("JOBDIR")
                 else None)
@@ -427,6 +474,17 @@ class ExportedArticles:
 
     def holds_url(self, url: str) -> bool:
         return canonical(url) in self.urls
+
+    def claim(self, urls: set[str], content_hash: str, url: str) -> str | None:
+        """Record an article unless it is a repeat; return ``"url"`` or ``"text"`` for one.
+        One call, so that the Redis record can check and record in one step."""
+        if urls & self.urls:
+            return "url"
+        if content_hash in self.hashes:
+            return "text"
+        self.urls |= urls
+        self.hashes.add(content_hash)
+        return None
 
     def save(self) -> None:
         """Merge into the file what it holds now (crawls of other sites run at the same time
@@ -478,12 +536,11 @@ class DuplicatesPipeline:
             return item
         adapter = ItemAdapter(item)
         urls = {adapter["canonical_url"], canonical(adapter["url"])}
-        if urls & self.exported.urls:
+        repeat = self.exported.claim(urls, adapter["content_hash"], adapter["url"])
+        if repeat == "url":
             raise self._drop(DuplicateUrl(f"{adapter['url']}: URL already exported"))
-        if adapter["content_hash"] in self.exported.hashes:
+        if repeat == "text":
             raise self._drop(DuplicateText(f"{adapter['url']}: same text already exported"))
-        self.exported.urls |= urls
-        self.exported.hashes.add(adapter["content_hash"])
         return item
 
     def _drop(self, drop: NewscrawlDrop) -> NewscrawlDrop:
