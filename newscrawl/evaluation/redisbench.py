@@ -7,7 +7,8 @@ requests seen (``INFO memory``, peak over the crawl, less the empty server's) pr
 million, and what stays in Redis once the crawl is done (fingerprints, exported URLs and text
 hashes).
 
-    python -m newscrawl.evaluation.redisbench --articles 16000 [--parts shared,cores] [--json]
+    python -m newscrawl.evaluation.redisbench --articles 16000 [--workers 1,2]
+        [--parts shared,cores] [--json]
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--articles", type=int, default=16000,
                         help="articles of the generated site (its pages are ~1.25 times as "
                              "many; default %(default)s, ~20,000 pages)")
+    parser.add_argument("--workers", default="1,2",
+                        help="shared runs: how many workers each (default %(default)s)")
     parser.add_argument("--parts", default="shared,cores",
                         help="shared (1 and 2 workers on Redis), cores (1 worker without "
                              "Redis on 1 and 2 cores); default %(default)s")
@@ -63,16 +66,36 @@ def _result(work: Path, tag: str) -> dict[str, Any]:
             "reclaimed": int(stats.get("frontier/reclaimed", 0))}
 
 
+def _rss_mb(pid: int) -> float | None:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    for line in status.splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return None
+
+
 def _crawl(base: str, work: Path, tags: list[str], settings: dict[str, str],
            cpus: str | None = None) -> dict[str, Any]:
-    """Run one worker per tag at once; pages/s is all their pages over the wall time."""
+    """Run one worker per tag at once; pages/s is all their pages over the wall time. Each
+    worker's RSS is sampled every 2 s, to show whether it grows with the crawl."""
     t0 = time.monotonic()
     procs = [_start(base, work, tag, settings, cpus) for tag in tags]
-    for proc in procs:
-        if proc.wait() != 0:
-            raise RuntimeError(f"a worker failed; see {work}/*.log")
+    samples: list[list[float]] = [[] for _ in procs]
+    while any(p.poll() is None for p in procs):
+        for proc, series in zip(procs, samples, strict=True):
+            if proc.poll() is None and (rss := _rss_mb(proc.pid)) is not None:
+                series.append(rss)
+        time.sleep(2)
+    if any(p.returncode != 0 for p in procs):
+        raise RuntimeError(f"a worker failed; see {work}/*.log")
     wall = time.monotonic() - t0
     workers = [_result(work, tag) for tag in tags]
+    for worker, series in zip(workers, samples, strict=True):
+        worker["rss_quarters_mb"] = [series[min(len(series) - 1, len(series) * k // 4)]
+                                     for k in (1, 2, 3, 4)] if series else []
     pages = sum(w["pages"] for w in workers)
     return {"workers": workers, "pages": pages, "wall_s": wall, "pages_per_s": pages / wall,
             "articles": sum(w["articles"] for w in workers)}
@@ -104,7 +127,8 @@ def _shared(base: str, work: Path, url: str, n_workers: int) -> dict[str, Any]:
     return result
 
 
-def bench(n_articles: int, parts: set[str]) -> dict[str, Any]:
+def bench(n_articles: int, parts: set[str], workers: tuple[int, ...] = (1, 2)
+          ) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="newscrawl-redisbench-") as tmp:
         work = Path(tmp)
         manifest = build_site(work, n_articles=n_articles)
@@ -113,8 +137,8 @@ def bench(n_articles: int, parts: set[str]) -> dict[str, Any]:
             "site_articles": len(manifest.articles)}
         with SiteServer(work / "site") as base, RedisServer(work / "redis") as url:
             if "shared" in parts:
-                result["one_worker"] = _shared(base, work, url, 1)
-                result["two_workers"] = _shared(base, work, url, 2)
+                for n in workers:
+                    result[f"{n}_workers"] = _shared(base, work, url, n)
             if "cores" in parts and shutil.which("taskset"):
                 result["cores"] = {
                     f"{n}_core_{label}": _crawl(base, work, [f"c{n}{label}"], {
@@ -127,10 +151,13 @@ def bench(n_articles: int, parts: set[str]) -> dict[str, Any]:
 def render(result: dict[str, Any]) -> str:
     lines = [f"redis bench: generated site of {result['site_pages']} pages "
              f"({result['site_articles']} articles), 127.0.0.1, one Redis (AOF)"]
-    for key, label in (("one_worker", "1 worker "), ("two_workers", "2 workers")):
-        if (r := result.get(key)) is None:
+    for key, r in result.items():
+        if not key.endswith("_workers"):
             continue
-        rss = ", ".join(f"{w['peak_rss_mb']:.0f}" for w in r["workers"])
+        label = f"{key.split('_')[0]} worker(s)"
+        rss = ", ".join(f"{w['peak_rss_mb']:.0f} (at 1/4, 1/2, 3/4, end of the run: "
+                        + "/".join(f"{x:.0f}" for x in w["rss_quarters_mb"]) + ")"
+                        for w in r["workers"])
         lines.append(f"  {label}  {r['pages_per_s']:6.1f} pages/s  ({r['pages']} pages, "
                      f"{r['articles']} articles, {r['wall_s']:.1f} s); peak RSS per worker "
                      f"{rss} MB")
@@ -140,7 +167,7 @@ def render(result: dict[str, Any]) -> str:
                 f"             Redis {peak / 1024:.0f} KiB per 1,000 requests seen at peak "
                 f"({r['requests_seen']} seen) -> {peak * 1e4 / 2**30:.1f} GiB at 10 million; "
                 f"{kept / 1024:.0f} KiB kept after -> {kept * 1e4 / 2**30:.1f} GiB")
-    if (one := result.get("one_worker")) and (two := result.get("two_workers")):
+    if (one := result.get("1_workers")) and (two := result.get("2_workers")):
         lines.append(f"  2 workers / 1 worker: {two['pages_per_s'] / one['pages_per_s']:.2f}x")
     if cores := result.get("cores"):
         lines.append("one worker without Redis, pinned with taskset:")
@@ -152,7 +179,8 @@ def render(result: dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    result = bench(args.articles, set(args.parts.split(",")))
+    result = bench(args.articles, set(args.parts.split(",")),
+                   tuple(int(n) for n in args.workers.split(",")))
     print(json.dumps(result, indent=1) if args.json else render(result))
     return 0
 
