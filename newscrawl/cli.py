@@ -19,6 +19,10 @@ COMMANDS = {
     "demo": ("newscrawl.demo", "serve the bundled sample site and crawl it offline"),
 }
 
+# What training, evaluation and the bench import beyond requirements.txt (the demo's
+# environment): the `dev` extra, i.e. requirements-dev.txt.
+DEV_PACKAGES = {"sklearn": "scikit-learn", "scipy": "scipy", "trafilatura": "trafilatura"}
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="newscrawl", description=__doc__.splitlines()[0])
@@ -32,7 +36,16 @@ def main(argv: list[str] | None = None) -> int:
             module.add_arguments(sp)
             sp.set_defaults(_run=module.run)
     args = parser.parse_args(argv)
-    return int(args._run(args) or 0)
+    try:
+        return int(args._run(args) or 0)
+    except ModuleNotFoundError as exc:
+        package = DEV_PACKAGES.get((exc.name or "").partition(".")[0])
+        if package is None:
+            raise
+        print(f"newscrawl {args.command}: needs {package}, which the runtime requirements do "
+              "not install; install the development ones: pip install -r requirements-dev.txt "
+              "(or pip install 'newscrawl[dev]')", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Experiment: does a learned choice among title candidates beat the hand-written rules?
 
-Not shipped; kept so the figures in docs/metadata.md ("Titles, fourth pass") can be rebuilt.
+Not shipped; kept so the figures in docs/tried.md can be rebuilt.
 For each labelled page it gathers the candidates a reader could call the title (the rules'
 answer, each <h1> that passes the rules' logo/site tests and those that do not, the first
 <h2>, og:title or the first other declared title key, the JSON-LD headline and <title>, each

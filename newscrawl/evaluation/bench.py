@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import json
 import os
 import platform
@@ -394,6 +395,9 @@ def run(args: argparse.Namespace) -> int:
     if not Path(args.data).is_dir():
         print(f"bench: {args.data}: no such data directory", file=sys.stderr)
         return 2
+    if not args.no_trafilatura and importlib.util.find_spec("trafilatura") is None:
+        # said here, in one line (newscrawl.cli), not as the timing child's traceback
+        raise ModuleNotFoundError("No module named 'trafilatura'", name="trafilatura")
     try:
         timing = _spawn("timing", args)
     except RuntimeError as exc:

@@ -12,7 +12,7 @@ that page's alone. A time ratio near 4 between the two sizes is linear, near 16 
 ``--mb 10`` is the crawl's download cap (``DOWNLOAD_MAXSIZE``). One known quadratic case runs
 only when named (``--shape distinct_attributes --mb 1.2``), since at 10 MB it takes minutes and
 is not this project's code: libxml2's HTML parser compares each attribute of an element with
-every one before it (the README says why there is no guard).
+every one before it (docs/extraction.md, "Hostile pages", says why there is no guard).
 """
 
 from __future__ import annotations

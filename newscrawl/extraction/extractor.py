@@ -18,9 +18,10 @@ from .language import detect_language
 from .metadata import Metadata, extract_metadata
 from .model import NodeModel
 from .parse import parse
+from .shipped import shipped_file
 from .site import SiteMemory
 
-DEFAULT_MODEL = Path(__file__).resolve().parent.parent.parent / "models" / "nodes-v1.ubj"
+DEFAULT_MODEL = shipped_file("nodes-v1.ubj")
 MAX_BYTES = 20_000_000
 MAX_NODES = 50_000
 

@@ -86,7 +86,7 @@ GROUPS = (*CLASS_GROUPS, "hidden", *TAG_GROUPS)
 """``hidden`` is set by markup alone (the ``hidden`` attribute, ``aria-hidden="true"``,
 ``display:none`` or ``visibility:hidden`` in ``style``). Class words such as "hidden-xs" or
 "hide-on-print" joined it once, and mostly name text a reader sees: under the markup alone
-12 % of WCXB's nodes are content, under either 25 % (docs/extraction.md); the learned
+12 % of WCXB's nodes are content, under either 25 % (docs/tried.md); the learned
 ``path_words`` column still reads those words."""
 _GROUP_BIT = {g: 1 << i for i, g in enumerate(GROUPS)}
 _WORD_MASK: dict[str, int] = {}

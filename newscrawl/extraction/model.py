@@ -40,7 +40,7 @@ SURE_PAGE = 0.08
 this is decided by the first member alone; the others run only on the pages it is unsure of.
 On WCXB, out of fold, that is half the pages and three articles in four, and the five seed
 pairs score what averaging every page scored (mean 0.8805 both): where the first member is
-sure, the second agrees with it (docs/extraction.md, "Article pages")."""
+sure, the second agrees with it (docs/extraction.md, "The model")."""
 
 
 def page_doubt(proba: np.ndarray, weights: np.ndarray) -> float:
@@ -63,7 +63,7 @@ class NodeModel:
     the first member's alone on a page it is sure of (``SURE_PAGE``). One pipeline's score
     moves with its seed as much as most feature changes do; the mean of two gained 0.001 of
     WCXB page F1 at every one of five seed pairs and lost nothing on the sets never trained
-    on (docs/extraction.md, "Two pipelines").
+    on (docs/tried.md).
     """
 
     def __init__(self, members: Sequence[Member], words: PathWords, path: Path | None = None):

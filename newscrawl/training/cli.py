@@ -228,7 +228,7 @@ def model_card(args: argparse.Namespace, ds, members: list, words, scores: dict,
         "count in brackets. Stage 2 is trained on stage 1's out-of-fold output of the other "
         "folds, which saw the test fold's pages. Nested cross-validation (stage 2 trained on "
         "stage-1 output computed within its training folds only) moved the all-pages "
-        "figure by -0.0003 at seed 0 (0.8754 against 0.8757; docs/extraction.md), so this "
+        "figure by -0.0003 at seed 0 (0.8754 against 0.8757; docs/tried.md), so this "
         "shortcut costs a fifth of the stage-1 fits and flatters nothing measurable.",
         "",
         *_score_table(scores, with_node=True),

@@ -35,7 +35,7 @@ def row_weights(X: np.ndarray, page_of_row: np.ndarray) -> np.ndarray:
     as the square root of its nodes, so a few pages with thousands of nodes do not outvote
     the rest. Weights as page F1 itself weighs nodes (each node its share of the page's
     characters, every page the same mass) gain on WCXB and lose on every set never trained
-    on: docs/extraction.md, "Row weights"."""
+    on: docs/tried.md."""
     w = np.log1p(node_chars(X)) + 0.5
     page_total = np.bincount(page_of_row, weights=w)
     page_rows = np.bincount(page_of_row)
@@ -117,8 +117,8 @@ MEMBERS = 2
 """Pipelines the shipped model averages (``NodeModel``), trained alike but for the seed of
 their row and column subsampling. Over five seed pairs, the pair's mean scored 0.8801 to 0.8810
 out of fold on WCXB against 0.8794 for one pipeline over ten seeds, and held or gained on every
-set never trained on; a third member adds less than the second (docs/extraction.md, "Two
-pipelines"). The second runs only on pages the first is unsure of (``SURE_PAGE``), which keeps
+set never trained on; a third member adds less than the second (docs/tried.md).
+The second runs only on pages the first is unsure of (``SURE_PAGE``), which keeps
 the same scores at one pipeline's cost on three articles in four."""
 
 

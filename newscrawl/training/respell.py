@@ -7,7 +7,7 @@ shows what that costs: out of fold, the model trained on WCXB alone lost 0.024 t
 page F1 on the pages respelled in ideographs without spaces, and 0.010 to 0.023 on them
 respelled in an uncased alphabet with spaces (Arabic letters). With a copy of every training
 page in ideographs, labelled as its original, both came within 0.003 of the pages as
-written, which lost about 0.002 (``docs/extraction.md``). The copies stand in for other
+written, which lost about 0.002 (``docs/tried.md``). The copies stand in for other
 scripts' character classes and lengths only; the markup, and so the layout, is still WCXB's.
 
 A word is a run of letters and becomes one to three ideographs (a Chinese word is one to three
