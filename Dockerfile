@@ -2,12 +2,11 @@
 # Built by docker-compose.yml, which runs N of these against one Redis (docs/distributed.md).
 FROM python:3.11-slim
 WORKDIR /app
-COPY requirements.txt pyproject.toml ./
+COPY requirements.txt ./
 RUN pip install --no-cache-dir -r requirements.txt
-COPY newscrawl ./newscrawl
-COPY models ./models
-COPY scrapy.cfg ./
-RUN pip install --no-cache-dir --no-deps -e .
+COPY . .
+# a non-editable install carries the model inside the package (setup.py)
+RUN pip install --no-cache-dir --no-deps .
 ENV SCRAPY_SETTINGS_MODULE=newscrawl.settings
 WORKDIR /work
 ENTRYPOINT ["scrapy"]
