@@ -88,6 +88,9 @@ def _crawl(base: str, work: Path, tags: list[str], settings: dict[str, str],
         for proc, series in zip(procs, samples, strict=True):
             if proc.poll() is None and (rss := _rss_mb(proc.pid)) is not None:
                 series.append(rss)
+                if len(series) % 30 == 0:  # a trace for a run cut short
+                    print(f"{time.monotonic() - t0:.0f} s: worker {proc.pid} RSS {rss:.0f} MB",
+                          file=sys.stderr, flush=True)
         time.sleep(2)
     if any(p.returncode != 0 for p in procs):
         raise RuntimeError(f"a worker failed; see {work}/*.log")
