@@ -17,7 +17,7 @@ top of it is here:
   lapsed or returned lease takes its claims back, so the retry exports the article again.
 - A fingerprint is added and its request queued in one step, so a death in between loses
   nothing. SIGTERM returns every request the worker still holds.
-- The Redis client retries with backoff for about half a minute: Redis restarted (with AOF or
+- The Redis client retries with backoff for about 50 s: Redis restarted (with AOF or
   RDB persistence) and the workers carry on where they were.
 - Workers close once the shared frontier (queue and leases) has been empty for
   ``MAX_IDLE_TIME_BEFORE_CLOSE`` seconds, so a batch job ends. Seeds (``-a url=``/``-a
@@ -148,7 +148,7 @@ return ''
 text hash, URLs. Returns which repeat it is ('url'/'text') or '' after recording it."""
 
 RETRIES = 30
-"""Redis commands are retried this many times with backoff capped at 2 s: ~40 s for Redis to
+"""Redis commands are retried this many times with backoff capped at 2 s: ~50 s for Redis to
 come back (a restart that reloads its AOF) before the worker stops with an error."""
 
 
