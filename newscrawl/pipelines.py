@@ -32,6 +32,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.settings import BaseSettings
 from scrapy.utils.defer import maybe_deferred_to_future
+from twisted.internet.defer import Deferred
 from twisted.internet.threads import deferToThreadPool
 from twisted.python.threadpool import ThreadPool
 from w3lib.url import canonicalize_url
@@ -299,11 +300,11 @@ def _warc_date(crawled_at: str) -> str:
 class ExtractionPipeline:
     """Runs the extraction library on the body Scrapy already downloaded (no second fetch).
 
-    The library runs in a pool of ``NEWSCRAWL_EXTRACTION_THREADS`` threads (0: one per core
-    this process may use), not in the reactor thread: downloads go on while a page is read,
-    and lxml's parser and XGBoost's predictor release the GIL, so one crawl uses more than one
-    core. The ``Extractor`` and its ``SiteMemory`` are thread-safe; stats and the article
-    decision stay in the reactor thread.
+    With ``NEWSCRAWL_EXTRACTION_THREADS`` (-1: one per core this process may use; 0: none)
+    the library runs in a thread pool, not in the reactor thread: downloads go on while a page
+    is read, and pages of different sites are read at once (lxml's parser and XGBoost's
+    predictor release the GIL). A site's pages keep their order (``SiteMemory``). Stats and the
+    article decision stay in the reactor thread.
     """
 
     slow_page_ms = 1000.0
@@ -320,6 +321,8 @@ class ExtractionPipeline:
         self.since = since
         self.pool = (ThreadPool(minthreads=0, maxthreads=threads, name="extraction")
                      if threads > 0 else None)
+        self._site_tail: dict[str, Deferred[None]] = {}
+        """Per site, the last page sent to a thread: the next one waits for it."""
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -359,10 +362,24 @@ class ExtractionPipeline:
         return self._article_from_thread(page)
 
     async def _article_from_thread(self, page: ItemAdapter) -> Article:
+        """Pages of one site are extracted one after another, in the order they came: the
+        site's ``SiteMemory`` window then holds what it would in the reactor thread, and
+        re-extracting the crawl's WARC file gives the same texts. Sites run in parallel."""
         from twisted.internet import reactor
 
-        outcome = await maybe_deferred_to_future(
-            deferToThreadPool(reactor, self.pool, self._extract, page))
+        site = page["site"] or ""
+        previous = self._site_tail.get(site)
+        done: Deferred[None] = Deferred()
+        self._site_tail[site] = done
+        try:
+            if previous is not None:
+                await maybe_deferred_to_future(previous)
+            outcome = await maybe_deferred_to_future(
+                deferToThreadPool(reactor, self.pool, self._extract, page))
+        finally:
+            if self._site_tail.get(site) is done:
+                del self._site_tail[site]
+            done.callback(None)
         return self._article(page, *outcome)
 
     def _extract(self, page: ItemAdapter) -> tuple[Extracted | Exception, float]:

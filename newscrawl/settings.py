@@ -22,8 +22,8 @@ MAX_IDLE_TIME_BEFORE_CLOSE = 30  # s the shared frontier stays empty before a wo
 NEWSCRAWL_EXTRACTION_ENABLED = True  # off: the pipeline passes raw Page items through
 NEWSCRAWL_MODEL = None  # path to a node model (.ubj); None: the shipped models/nodes-v1.ubj
 NEWSCRAWL_SITE_PAGES = 50  # a site's template is read from its last N pages extracted; 0: off
-# Extraction threads (lxml and XGBoost release the GIL): -1 one per core this process may
-# use, 0 none (extraction in the reactor thread, holding downloads while it runs)
+# Extraction threads (lxml and XGBoost release the GIL; one site's pages in order): -1 one per
+# core this process may use, 0 none (extraction in the reactor thread, holding downloads)
 NEWSCRAWL_EXTRACTION_THREADS = -1
 NEWSCRAWL_MIN_WORDS = 80  # shorter extractions are dropped as too_short (a CJK character = 1/2)
 NEWSCRAWL_DEDUP_ENABLED = True  # drop repeats by canonical URL and by normalised-text hash
