@@ -13,6 +13,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import os
 import re
 import tempfile
 import time
@@ -29,6 +30,10 @@ from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.settings import BaseSettings
+from scrapy.utils.defer import maybe_deferred_to_future
+from twisted.internet.defer import Deferred
+from twisted.internet.threads import deferToThreadPool
+from twisted.python.threadpool import ThreadPool
 from w3lib.url import canonicalize_url
 
 from newscrawl import feeds
@@ -159,21 +164,32 @@ def article_item(art: Extracted, url: str, *, crawled_at: str, model_version: st
 
 
 class ExtractionPipeline:
-    """Runs the extraction library on the body Scrapy already downloaded (no second fetch)."""
+    """Runs the extraction library on the body Scrapy already downloaded (no second fetch).
+
+    With ``NEWSCRAWL_EXTRACTION_THREADS`` (-1: one per core this process may use; 0: none)
+    the library runs in a thread pool, not in the reactor thread: downloads go on while a page
+    is read, and pages of different sites are read at once (lxml's parser and XGBoost's
+    predictor release the GIL). A site's pages keep their order (``SiteMemory``). Stats and the
+    article decision stay in the reactor thread.
+    """
 
     slow_page_ms = 1000.0
-    """Extraction runs in the reactor thread, so a page this slow (a hundred times the median)
-    holds every download while it is read: it is logged at WARNING with its size and stages,
-    and counted, so that whoever runs the crawl can find it."""
+    """A page this slow (a hundred times the median) holds an extraction thread while it is
+    read: it is logged at WARNING with its size and stages, and counted, so that whoever runs
+    the crawl can find it."""
 
     def __init__(self, crawler: Crawler, extractor: Extractor, pages: PageModel,
-                 min_words: int, since: str | None = None):
+                 min_words: int, since: str | None = None, threads: int = 1):
         self.crawler = crawler
         self.stats = crawler.stats
         self.extractor = extractor
         self.pages = pages
         self.min_words = min_words
         self.since = since
+        self.pool = (ThreadPool(minthreads=0, maxthreads=threads, name="extraction")
+                     if threads > 0 else None)
+        self._site_tail: dict[str, Deferred[None]] = {}
+        """Per site, the last page sent to a thread: the next one waits for it."""
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -192,28 +208,71 @@ class ExtractionPipeline:
         # the library raises on a missing or mismatched model
         extractor = Extractor(model, sites=sites)
         pages = PageModel.load(page_model)
+        threads = settings.getint("NEWSCRAWL_EXTRACTION_THREADS", 0)
+        if threads < 0:
+            threads = len(os.sched_getaffinity(0))
         return cls(crawler, extractor, pages, settings.getint("NEWSCRAWL_MIN_WORDS", 80),
-                   since_day(settings))
+                   since_day(settings), threads)
 
     def open_spider(self) -> None:
         self.stats.set_value("newscrawl/model_version", self.extractor.model_version)
         self.stats.set_value("newscrawl/page_model", self.pages.name)
+        if self.pool is not None:
+            self.pool.start()
+
+    def close_spider(self) -> None:
+        if self.pool is not None:
+            self.pool.stop()
 
     def process_item(self, item: Any) -> Any:
+        """The ``Article`` for a ``Page``; with extraction threads, a coroutine giving it."""
         if not isinstance(item, Page):
             return item
         page = ItemAdapter(item)
-        stats = self.stats
+        if self.pool is None:
+            return self._article(page, *self._extract(page))
+        return self._article_from_thread(page)
+
+    async def _article_from_thread(self, page: ItemAdapter) -> Article:
+        """Pages of one site are extracted one after another, in the order they came: the
+        site's ``SiteMemory`` window then holds what it would in the reactor thread, and
+        re-extracting the crawl's WARC file gives the same texts. Sites run in parallel."""
+        from twisted.internet import reactor
+
+        site = page["site"] or ""
+        previous = self._site_tail.get(site)
+        done: Deferred[None] = Deferred()
+        self._site_tail[site] = done
+        try:
+            if previous is not None:
+                await maybe_deferred_to_future(previous)
+            outcome = await maybe_deferred_to_future(
+                deferToThreadPool(reactor, self.pool, self._extract, page))
+        finally:
+            if self._site_tail.get(site) is done:
+                del self._site_tail[site]
+            done.callback(None)
+        return self._article(page, *outcome)
+
+    def _extract(self, page: ItemAdapter) -> tuple[Extracted | Exception, float]:
+        """The library's result (or what it raised) and its time in ms. Thread-safe: touches
+        no stats, which belong to the reactor thread."""
         t0 = time.perf_counter()
         try:
             art = self.extractor.extract(page["body"], page["url"],
                                          content_type=page["content_type"])
         except Exception as exc:  # a library bug must cost one page, not the crawl
-            logger.error("Extraction failed on %s: %s: %s", page["url"], type(exc).__name__,
-                         exc)
-            logger.debug("Extraction traceback for %s", page["url"], exc_info=True)
-            raise self._drop(ExtractionError(f"{page['url']}: extraction failed")) from None
-        elapsed = (time.perf_counter() - t0) * 1e3
+            return exc, (time.perf_counter() - t0) * 1e3
+        return art, (time.perf_counter() - t0) * 1e3
+
+    def _article(self, page: ItemAdapter, art: Extracted | Exception, elapsed: float
+                 ) -> Article:
+        stats = self.stats
+        if isinstance(art, Exception):
+            logger.error("Extraction failed on %s: %s: %s", page["url"], type(art).__name__,
+                         art)
+            logger.debug("Extraction traceback for %s", page["url"], exc_info=art)
+            raise self._drop(ExtractionError(f"{page['url']}: extraction failed"))
         stats.inc_value("newscrawl/extracted")
         stats.inc_value("newscrawl/extract_ms", round(elapsed, 3))
         stats.max_value("newscrawl/extract_ms_max", round(elapsed, 3))
@@ -290,9 +349,15 @@ class ExportedArticles:
 
     @classmethod
     def of(cls, crawler: Crawler) -> ExportedArticles:
-        """The crawler's record, read from its file on first use."""
+        """The crawler's record, read from its file on first use; with ``REDIS_URL``, the
+        record every worker of the shared crawl writes (``newscrawl.frontier``)."""
         if (exported := cls._of_crawler.get(crawler)) is None:
             settings = crawler.settings
+            if settings.get("REDIS_URL"):
+                from newscrawl.frontier import RedisExportedArticles
+
+                exported = cls._of_crawler[crawler] = RedisExportedArticles(crawler)  # type: ignore[assignment]
+                return exported
             path = settings.get("NEWSCRAWL_EXPORTED_FILE") or (
                 Path(settings["JOBDIR"]) / "newscrawl-seen.json" if settings.get("JOBDIR")
                 else None)
@@ -306,6 +371,16 @@ class ExportedArticles:
     def exported_now(self, url: str) -> bool:
         """Written by this run's feeds."""
         return canonical(url) in self.new_urls
+
+    def claim(self, urls: set[str], content_hash: str, url: str) -> str | None:
+        """``"url"`` or ``"text"`` when an earlier run exported the article, else None. The
+        file's record takes this run's articles only once the feeds wrote them (``add``); the
+        Redis record (``newscrawl.frontier``) checks and records in this one call."""
+        if urls & self.urls:
+            return "url"
+        if content_hash in self.hashes:
+            return "text"
+        return None
 
     def add(self, urls: set[str], content_hash: str) -> None:
         """An article the feeds wrote; saved with the others by ``save``."""
@@ -390,10 +465,12 @@ class DuplicatesPipeline:
             return item
         adapter = ItemAdapter(item)
         urls = {adapter["canonical_url"], canonical(adapter["url"])}
-        if urls & self.urls or urls & self.exported.urls:
-            raise self._drop(DuplicateUrl(f"{adapter['url']}: URL already exported"))
         content_hash = adapter["content_hash"]
-        if content_hash in self.hashes or content_hash in self.exported.hashes:
+        repeat = ("url" if urls & self.urls else "text" if content_hash in self.hashes
+                  else self.exported.claim(urls, content_hash, adapter["url"]))
+        if repeat == "url":
+            raise self._drop(DuplicateUrl(f"{adapter['url']}: URL already exported"))
+        if repeat == "text":
             raise self._drop(DuplicateText(f"{adapter['url']}: same text already exported"))
         self.urls |= urls
         self.hashes.add(content_hash)

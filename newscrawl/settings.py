@@ -11,14 +11,23 @@ SPIDER_MODULES = ["newscrawl.spiders"]
 NEWSPIDER_MODULE = "newscrawl.spiders"
 COMMANDS_MODULE = "newscrawl.scrapy_commands"  # crawl: the spider's -a arguments checked first
 
-# -o/-O name the output; NEWSCRAWL_DEFAULT_FEEDS (below) only when they do not (newscrawl/feeds.py)
-ADDONS = {"newscrawl.feeds.DefaultFeed": 0}
+# -o/-O name the output; NEWSCRAWL_DEFAULT_FEEDS (below) only when they do not (newscrawl/feeds.py).
+# -s REDIS_URL=redis://host:6379/0 makes this crawl one worker of a crawl shared through Redis
+# (newscrawl/frontier.py, docs/distributed.md); unset, that add-on does nothing.
+ADDONS = {"newscrawl.feeds.DefaultFeed": 0, "newscrawl.frontier.RedisFrontier": 100}
+REDIS_URL = None
+NEWSCRAWL_FRONTIER_LEASE = 60  # s a taken request stays leased unrenewed (a dead worker's)
+NEWSCRAWL_FRONTIER_ATTEMPTS = 3  # lapsed leases before a request is set aside as deadly
+MAX_IDLE_TIME_BEFORE_CLOSE = 30  # s the shared frontier stays empty before a worker closes
 
 # newscrawl's own components (pipelines.py, extensions.py)
 NEWSCRAWL_EXTRACTION_ENABLED = True  # off: the pipeline passes raw Page items through
 NEWSCRAWL_MODEL = None  # path to a node model (.ubj); None: the shipped models/nodes-v1.ubj
 NEWSCRAWL_PAGE_MODEL = None  # article-or-not classifier (.ubj); None: models/pages-v1.ubj
 NEWSCRAWL_SITE_PAGES = 50  # a site's template is read from its last N pages extracted; 0: off
+# Extraction threads (lxml and XGBoost release the GIL; one site's pages in order): -1 one per
+# core this process may use, 0 none (extraction in the reactor thread, holding downloads)
+NEWSCRAWL_EXTRACTION_THREADS = -1
 NEWSCRAWL_MIN_WORDS = 80  # shorter extractions are dropped as too_short (a CJK character = 1/2)
 NEWSCRAWL_DEDUP_ENABLED = True  # drop repeats by canonical URL and by normalised-text hash
 # A crawl run on a schedule: the articles already exported (URLs and text hashes) are kept in

@@ -14,6 +14,7 @@ import random
 import re
 from dataclasses import asdict, dataclass, field
 from datetime import date, timedelta
+from itertools import islice
 from pathlib import Path
 
 from newscrawl.sample_site.content import (
@@ -411,8 +412,10 @@ def build_site(dest: str | Path, n_articles: int = DEFAULT_ARTICLES, seed: int =
     for i, a in enumerate(articles):
         stride = [articles[(i + k * 7 + 1) % len(articles)] for k in range(9)]
         # An edition's "related" box links its own language, as real editions do.
-        same = [o for o in stride if o.lang == a.lang] + [
-            o for o in articles if o.lang == a.lang and o is not a and o not in stride]
+        same = [o for o in stride if o.lang == a.lang]
+        if len(same) < 4:  # the rest are needed only this far: a big site builds in linear time
+            same += islice((o for o in articles
+                            if o.lang == a.lang and o is not a and o not in stride), 4 - len(same))
         others = same[:4] + [o for o in stride if o not in same[:4]][:5]
         write(a.path, _article_html(a, rng, others), a.encoding)
         manifest.articles.append({
