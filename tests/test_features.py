@@ -317,33 +317,3 @@ def test_thousands_of_unwrapped_tags_leave_one_text_node_per_run(
         assert int(el.xpath("count(text())")) <= max(len(el) + 1, 256), el.tag
     assert [collapse_spaces(t) for t in table_of(f"<html><body>{body}</body></html>").texts] == [
         collapse_spaces(t) for t in texts]
-
-
-def test_teaser_cards_repeating_their_shape_are_marked_and_the_story_is_not() -> None:
-    story = "".join(f"<p>Paragraph {k} of the story, written out at some length.</p>"
-                    for k in range(5))
-    cards = "".join(f'<div class="card card-{k}"><h3><a href="/s{k}">Headline {k}</a></h3>'
-                    f"<p>Teaser {k} in a sentence.</p><time>10:0{k}</time></div>"
-                    for k in range(6))
-    table = table_of(f"<html><body><article><h1>The story</h1>{story}</article>"
-                     f"<section>{cards}<div class=more><p>Other</p><p>Thing</p></div>"
-                     "</section></body></html>")
-    for needle in ("The story", "Paragraph 0", "Paragraph 4", "Other"):
-        assert row(table, needle)["block_repeats"] == 0.0
-        assert row(table, needle)["block_repeat_up"] == F._REPEAT_LEVELS
-    for needle in ("Headline 0", "Teaser 3", "10:05"):
-        r = row(table, needle)
-        # Six cards (class names differ by digits only): five look-alikes each.
-        assert r["block_repeats"] == pytest.approx(np.log1p(5))
-        # the card: above the <h3> and the <p>; the inline <time>'s text is the card's own
-        assert r["block_repeat_up"] == (0.0 if needle == "10:05" else 1.0)
-        assert 0.3 < r["block_repeat_share"] < 0.7
-
-
-def test_a_card_of_another_shape_among_the_cards_is_not_one_of_them() -> None:
-    cards = "".join(f"<div><h3>Headline {k}</h3><p>Teaser {k}</p></div>" for k in range(4))
-    table = table_of(f"<html><body><section>{cards}"
-                     "<div><h3>Odd one</h3><p>Teaser</p><p>with a second paragraph</p></div>"
-                     "</section></body></html>")
-    assert row(table, "Headline 2")["block_repeats"] == pytest.approx(np.log1p(3))
-    assert row(table, "Odd one")["block_repeats"] == 0.0

@@ -24,7 +24,7 @@ from lxml import etree
 from .clean import HIDDEN_STYLE
 from .metadata import Metadata
 
-FEATURE_VERSION = 9
+FEATURE_VERSION = 8
 
 # Tags that survive cleaning, each with its own code; anything else is "other" (0).
 TAGS = (
@@ -159,14 +159,11 @@ def _names() -> tuple[str, ...]:
     page = ("in_best_block", "best_block_share", "page_chars", "page_nodes", "page_is_article",
             "page_has_body", "in_article_body", "in_description", "matches_title",
             "after_title", "title_offset", "duplicates", "chars_rel_max", "cont_rel_max")
-    # Teaser grids and headline lists: the nearest block above the node that repeats its
-    # shape among its siblings (``_repeated_blocks``).
-    repeat = ("block_repeats", "block_repeat_up", "block_repeat_share")
     # Filled by the model's own word table (``pathwords``), not by ``node_features``.
     learned = ("path_words",)
     # Filled by ``site`` from the site's other pages; NaN on a page read alone.
     site = ("site_recurrence", "site_pages")
-    return text + struct + dens + neigh + groups + page + repeat + learned + site
+    return text + struct + dens + neigh + groups + page + learned + site
 
 
 FEATURE_NAMES: tuple[str, ...] = _names()
@@ -450,65 +447,6 @@ def _norm(text: str) -> str:
     return collapse_spaces(text).lower()
 
 
-_SHAPE_SALT = np.random.default_rng(9).integers(1, 2**63, size=(len(TAGS), 2), dtype=np.uint64)
-_REPEAT_LEVELS = 6
-_NO_DIGITS = str.maketrans("", "", "0123456789")
-
-
-def _repeated_blocks(tag_code: np.ndarray, parent: np.ndarray, depth: np.ndarray,
-                     end: np.ndarray, keyed: list[int], keys: list[str],
-                     sub_nodes: np.ndarray, sub_chars: np.ndarray, owner: np.ndarray
-                     ) -> np.ndarray:
-    """Per text node: how many siblings share the shape of the nearest block above it (its
-    element included, up to ``_REPEAT_LEVELS`` levels) that holds two text nodes or more and
-    has two siblings or more of its shape; the levels up to it; the share of the page's text
-    in that block and its look-alikes. Zeros and ``_REPEAT_LEVELS`` when there is none.
-
-    A news story's neighbours are teaser cards (a headline, a time, a summary, "By
-    REUTERS") repeated twenty times under one parent, while the story's own paragraphs are
-    mostly single text nodes. A shape is the element's tag, its class and id without
-    digits, and the tags of its subtree with their depths below it (summed as random 64-bit
-    keys, so it costs a few prefix sums).
-    """
-    n_el = len(tag_code)
-    salt = _SHAPE_SALT[tag_code]
-    d = depth.astype(np.uint64)
-    with np.errstate(over="ignore"):
-        def sums(values: np.ndarray) -> np.ndarray:  # over each subtree, wrapping
-            c = np.concatenate((np.zeros(1, np.uint64), np.cumsum(values, dtype=np.uint64)))
-            return c[end] - c[:n_el]
-
-        # sum of key(tag) * (depth below the element + 1) = sum of key * (depth + 1)
-        # - element depth * sum of key
-        below = sums(salt[:, 1] * (d + np.uint64(1))) - d * sums(salt[:, 1])
-        shape = sums(salt[:, 0]) * np.uint64(0x9E3779B97F4A7C15) ^ below
-        if keyed:
-            names = np.fromiter((hash(k.translate(_NO_DIGITS)) for k in keys), np.int64,
-                                len(keys)).view(np.uint64)
-            shape[np.asarray(keyed, dtype=np.int64)] ^= names * np.uint64(0xBF58476D1CE4E5B9)
-        sibling_key = shape ^ (parent.astype(np.uint64) * np.uint64(0x94D049BB133111EB))
-    _, inverse, counts = np.unique(sibling_key, return_inverse=True, return_counts=True)
-    inverse = inverse.reshape(-1)
-    alike = counts[inverse] - 1
-    group_chars = np.bincount(inverse, weights=sub_chars)[inverse]
-    qualifies = (alike >= 2) & (sub_nodes >= 2)
-    qualifies[0] = False
-    out = np.zeros((len(owner), 3), dtype=np.float64)
-    out[:, 1] = _REPEAT_LEVELS
-    at = owner.copy()
-    open_ = np.ones(len(owner), dtype=bool)
-    for level in range(_REPEAT_LEVELS):
-        hit = open_ & qualifies[at]
-        block = at[hit]
-        out[hit, 0] = np.log1p(alike[block])
-        out[hit, 1] = level
-        out[hit, 2] = group_chars[block]
-        open_ &= ~hit
-        at = np.maximum(parent[at], 0)
-    out[:, 2] /= max(sub_chars[0], 1.0)
-    return out
-
-
 class TooManyNodes(ValueError):
     """A page with more text nodes than the caller allows; raised before the arrays are built."""
 
@@ -708,8 +646,6 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     X[:, col["chars_rel_max"]] = chars / max(chars.max(), 1.0)
     cont_chars = sub_chars[co]
     X[:, col["cont_rel_max"]] = cont_chars / max(cont_chars.max(), 1.0)
-    X[:, col["block_repeats"]: col["block_repeat_share"] + 1] = _repeated_blocks(
-        tag_code_a, parent_a, depth_a, end_a, keyed, keys, sub_nodes, sub_chars, o)
 
     return NodeTable(texts, X, owner_a, co, parent_a, end_a, depth_a,
                      np.asarray(keyed, dtype=np.int64), keys,

@@ -316,9 +316,10 @@ def model_card(args: argparse.Namespace, ds, members: list, words, scores: dict,
         "",
         "## Limits",
         "",
-        "- Trained on one development set of mostly English pages (1 page per domain on "
-        "average): pages of other languages and layouts are scored in the sections above; "
-        "listings, product pages and collections remain far weaker than articles.",
+        f"- Trained on {len(ds.sources)} labelled page set(s) of mostly English pages (about "
+        "one page per domain): pages of other languages and layouts are scored in the "
+        "sections above; listings, product pages and collections remain far weaker than "
+        "articles.",
         "- Content that is not in the DOM (rendered by JavaScript) cannot be found.",
         "",
     ]
