@@ -133,3 +133,31 @@ def test_chinese_japanese_and_korean_news_pages_are_scored_by_characters(
                         "https://zh.example/a")
     scripts = {p.page_id: p.script for d in ("news", "wcxb") for p in load_pages(tmp_path / d)}
     assert scripts == {"jp": "chars", "fr": "words", "zh": "words"}
+
+
+def test_train_on_two_sets_writes_a_model_and_a_card_scoring_each_set(tmp_path: Path) -> None:
+    from newscrawl.cli import main
+    from newscrawl.extraction import Extractor
+
+    _write_stories(tmp_path / "wcxb", 6)
+    news = tmp_path / "fundus" / "dev"
+    for k in range(4):
+        body = f"{PROSE} Story {k} of the publisher."
+        write_labelled_page(news, f"n{k}",
+                            f"<html><body><nav><a href=/>Home</a></nav><article><h1>N{k}</h1>"
+                            f"<p>{body}</p></article><footer>Footer</footer></body></html>",
+                            body, f"https://news{k}.example/a", publisher=f"P{k % 2}")
+    out = tmp_path / "model" / "nodes-t.ubj"
+    assert main(["train", "--data", str(tmp_path / "wcxb"), "--data", str(tmp_path / "fundus"),
+                 "--set-weight", "fundus=2", "--folds", "2", "--out", str(out)]) == 0
+    card = out.with_suffix(".md").read_text("utf-8")
+    assert f"- {tmp_path / 'fundus'}: 4 labelled pages" in card
+    assert "each page weighted 2 in training" in card
+    assert f"Out of fold on {tmp_path / 'wcxb'} alone" in card
+    assert card.count("| trafilatura |") == 2
+    assert f"--data {tmp_path / 'wcxb'} --data {tmp_path / 'fundus'}" in card
+    # The files load as a model: feature names and members checked.
+    article = Extractor(out).extract(
+        f"<html><body><article><p>{PROSE}</p></article></body></html>".encode(),
+        "https://x.example/a")
+    assert isinstance(article.text, str)
