@@ -74,3 +74,90 @@ def test_a_saved_model_is_also_scored_on_each_page_respelled_in_ideographs(tmp_p
     body = gzip.decompress((base / "html" / "0001.html.gz").read_bytes())
     text = respelled_text(Extractor().model, body, "https://site0001.example/news/0001")
     assert "breakwater" in text and "Page 1 adds its own sentence" in text
+
+
+def test_several_sets_are_cross_validated_together_and_scored_apart(tmp_path: Path) -> None:
+    from newscrawl.evaluation.evaluate import format_report
+
+    _write_stories(tmp_path / "first", 6)
+    news = tmp_path / "news" / "dev"
+    for k in range(4):
+        body = f"{PROSE} Story {k} of the publisher."
+        write_labelled_page(news, f"n{k}",
+                            f"<html><body><nav><a href=/>Home</a></nav><article><h1>N{k}</h1>"
+                            f"<p>{body}</p></article><footer>Footer</footer></body></html>",
+                            body, f"https://news{k}.example/a", publisher="Daily")
+
+    result = cross_validate([str(tmp_path / "first"), str(tmp_path / "news")], folds=2,
+                            models=["density"], with_trafilatura=True)
+    assert result["pages"] == 10
+    sets = result["sets"]
+    assert list(sets) == [str(tmp_path / "first"), str(tmp_path / "news")]
+    assert [s["pages"] for s in sets.values()] == [6, 4]
+    for per_set in sets.values():
+        assert set(per_set["tools"]) == {"density", "trafilatura"}
+        scores = per_set["tools"]["trafilatura"]["page"]["all"]
+        assert {"precision", "recall", "f1"} <= set(scores)
+    report = format_report(result)
+    assert f"{tmp_path / 'news'}: 4 pages" in report and "trafilatura" in report
+
+
+def test_a_publishers_pages_share_a_fold_group_across_domains_and_sets() -> None:
+    from newscrawl.evaluation.datasets import Page
+    from newscrawl.training.dataset import page_groups
+
+    pages = [Page("a", b"", "https://a.example/1", meta={"publisher": "Daily"}),
+             Page("b", b"", "https://b.example/1", meta={"publisher": "Daily"}),
+             Page("c", b"", "https://b.example/2"),  # the publisher's domain in another set
+             Page("d", b"", "https://d.example/1", meta={"publisher": "Weekly"}),
+             Page("e", b"", "https://e.example/1")]
+    groups = page_groups(pages)
+    assert groups[0] == groups[1] == groups[2] == "a.example"
+    assert len({groups[0], groups[3], groups[4]}) == 3
+
+
+def test_chinese_japanese_and_korean_news_pages_are_scored_by_characters(
+        tmp_path: Path) -> None:
+    from newscrawl.evaluation.datasets import load_pages, script_of
+
+    assert script_of("東京都は二十八日、新しい計画を発表した。") == "chars"
+    assert script_of("서울시는 28일 새로운 계획을 발표했다.") == "chars"
+    assert script_of("La ville a présenté mardi un nouveau plan.") == "words"
+    html = "<html><body><p>x</p></body></html>"
+    write_labelled_page(tmp_path / "news" / "dev", "jp", html, "東京都は新しい計画を発表した。",
+                        "https://jp.example/a", publisher="Shimbun")
+    write_labelled_page(tmp_path / "news" / "dev", "fr", html, "La ville a présenté un plan.",
+                        "https://fr.example/a", publisher="Journal")
+    # WCXB's own measure is words on every page, whatever the script.
+    write_labelled_page(tmp_path / "wcxb" / "dev", "zh", html, "东京都发表了新的计划。",
+                        "https://zh.example/a")
+    scripts = {p.page_id: p.script for d in ("news", "wcxb") for p in load_pages(tmp_path / d)}
+    assert scripts == {"jp": "chars", "fr": "words", "zh": "words"}
+
+
+def test_train_on_two_sets_writes_a_model_and_a_card_scoring_each_set(tmp_path: Path) -> None:
+    from newscrawl.cli import main
+    from newscrawl.extraction import Extractor
+
+    _write_stories(tmp_path / "wcxb", 6)
+    news = tmp_path / "fundus" / "dev"
+    for k in range(4):
+        body = f"{PROSE} Story {k} of the publisher."
+        write_labelled_page(news, f"n{k}",
+                            f"<html><body><nav><a href=/>Home</a></nav><article><h1>N{k}</h1>"
+                            f"<p>{body}</p></article><footer>Footer</footer></body></html>",
+                            body, f"https://news{k}.example/a", publisher=f"P{k % 2}")
+    out = tmp_path / "model" / "nodes-t.ubj"
+    assert main(["train", "--data", str(tmp_path / "wcxb"), "--data", str(tmp_path / "fundus"),
+                 "--set-weight", "fundus=2", "--folds", "2", "--out", str(out)]) == 0
+    card = out.with_suffix(".md").read_text("utf-8")
+    assert f"- {tmp_path / 'fundus'}: 4 labelled pages" in card
+    assert "each page weighted 2 in training" in card
+    assert f"Out of fold on {tmp_path / 'wcxb'} alone" in card
+    assert card.count("| trafilatura |") == 2
+    assert f"--data {tmp_path / 'wcxb'} --data {tmp_path / 'fundus'}" in card
+    # The files load as a model: feature names and members checked.
+    article = Extractor(out).extract(
+        f"<html><body><article><p>{PROSE}</p></article></body></html>".encode(),
+        "https://x.example/a")
+    assert isinstance(article.text, str)

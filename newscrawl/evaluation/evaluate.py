@@ -30,7 +30,9 @@ MODELS = ("xgboost", "logreg", "linear_svm", "density")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", required=True, help="page set: WCXB, Readability or zh layout")
+    parser.add_argument("--data", required=True, action="append",
+                        help="page set: WCXB, Readability or zh layout; repeat it to "
+                             "cross-validate over several sets at once (scored per set)")
     parser.add_argument("--folds", type=int, default=5, help="grouped CV folds (default 5)")
     parser.add_argument("--limit", type=int, default=None, help="first N pages only")
     parser.add_argument("--model", help="score this saved model on --data instead of CV")
@@ -39,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--models", default=",".join(MODELS),
                         help=f"CV models to compare (default {','.join(MODELS)})")
     parser.add_argument("--no-trafilatura", action="store_true",
-                        help="with --model/--metadata: skip the trafilatura comparison")
+                        help="skip the trafilatura comparison")
     parser.add_argument("--seeds", type=int, default=1,
                         help="train the xgboost model N times with seeds that do not repeat "
                              "(its pipelines at seeds 0 and 1, then 2 and 3 ...) on the same "
@@ -49,17 +51,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.metadata:
-        from .metadata_eval import evaluate_metadata, format_metadata_report
+    if args.metadata or args.model:
+        results = []
+        for data_dir in args.data:
+            if args.metadata:
+                from .metadata_eval import evaluate_metadata, format_metadata_report
 
-        result = evaluate_metadata(args.data, args.limit, not args.no_trafilatura)
-        print(json.dumps(result, indent=1) if args.json else format_metadata_report(result))
+                result = evaluate_metadata(data_dir, args.limit, not args.no_trafilatura)
+                text = format_metadata_report(result)
+            else:
+                result = score_model(data_dir, args.model, args.limit, not args.no_trafilatura)
+                text = format_report(result)
+            results.append(result)
+            if not args.json:
+                print(text)
+        if args.json:
+            print(json.dumps(results[0] if len(results) == 1 else results, indent=1))
         return 0
-    if args.model:
-        result = score_model(args.data, args.model, args.limit, not args.no_trafilatura)
-    else:
-        result = cross_validate(args.data, args.folds, args.limit, args.models.split(","),
-                                args.seeds)
+    result = cross_validate(args.data, args.folds, args.limit, args.models.split(","),
+                            args.seeds, not args.no_trafilatura)
     print(json.dumps(result, indent=1) if args.json else format_report(result))
     return 0
 
@@ -134,9 +144,34 @@ def _fit_predict(name: str, X_tr, y_tr, w_tr, X_te) -> np.ndarray:
     raise ValueError(f"unknown model {name!r}; choose from {', '.join(MODELS)}")
 
 
-def cross_validate(data_dir: str, folds: int = 5, limit: int | None = None,
-                   models: list[str] | tuple[str, ...] = MODELS, seeds: int = 1) -> dict:
-    """Grouped k-fold CV of the shipped two-stage model and the baselines on the same folds.
+def trafilatura_text(body: bytes, url: str | None) -> str:
+    """trafilatura's main text as ``newscrawl bench`` calls it; a crash is an empty text."""
+    import trafilatura
+
+    try:
+        return trafilatura.extract(body, url=url) or ""
+    except Exception:  # a peer's crash is scored as an empty extraction
+        return ""
+
+
+def sets_summary(ds, per_page: dict[str, list]) -> dict[str, dict]:
+    """Page scores per page set of ``ds`` (in the order given) for each entry of
+    ``per_page`` (name → scores of every page, in page order)."""
+    return {
+        source: {"pages": sum(lp.source == source for lp in ds.pages),
+                 "tools": {name: {"page": page_summary(
+                     [s for s, lp in zip(scores, ds.pages, strict=True) if lp.source == source])}
+                           for name, scores in per_page.items()}}
+        for source in ds.sources
+    }
+
+
+def cross_validate(data_dir: str | list[str], folds: int = 5, limit: int | None = None,
+                   models: list[str] | tuple[str, ...] = MODELS, seeds: int = 1,
+                   with_trafilatura: bool = False) -> dict:
+    """Grouped k-fold CV of the shipped two-stage model and the baselines on the same folds,
+    over one page set or several pooled (folds grouped by domain and publisher across sets;
+    ``sets`` scores each set apart, with trafilatura on the same pages when asked).
 
     ``xgboost`` is what ships (its pipelines, each stage 1 + context stage, combined as
     ``NodeModel.predict`` combines them; expected-F1 decoding); ``xgb_stage1`` is the
@@ -157,12 +192,14 @@ def cross_validate(data_dir: str, folds: int = 5, limit: int | None = None,
         row_weights,
     )
 
-    ds = build_dataset(data_dir, limit)
+    dirs = [data_dir] if isinstance(data_dir, str | Path) else list(data_dir)
+    ds = build_dataset(dirs, limit)
     y = ds.y > 0.5
     splits = list(GroupKFold(n_splits=folds).split(np.arange(len(ds.pages)), groups=ds.groups))
     fit_path_words(ds, splits)  # every model below reads the column out of fold
-    result: dict = {"data": str(data_dir), "data_sha256": ds.data_sha256, "pages": len(ds.pages),
-                    "nodes": int(len(y)), "folds": folds, "grouped_by": "domain", "models": {}}
+    result: dict = {"data": " + ".join(map(str, dirs)), "data_sha256": ds.data_sha256,
+                    "pages": len(ds.pages), "nodes": int(len(y)), "folds": folds,
+                    "grouped_by": "domain and publisher", "models": {}}
     result["label_ceiling"] = page_summary(
         dataset_page_scores(ds, lambda i: ds.pages[i].y > 0.5))
     rows = page_rows(ds)
@@ -213,20 +250,33 @@ def cross_validate(data_dir: str, folds: int = 5, limit: int | None = None,
             record("xgb_stage1", stage1, raw, fold_seconds)
             record("xgb_smoothed", stage1, smoothed, fold_seconds)
             del oofs
-            seed_f1 = [result["models"]["xgboost"]["page"]["all"]["f1"]]
+            seed_pages = [per_page["xgboost"]]
             for seed in range(1, seeds):
                 proba = combined_members(
                     members_out_of_fold(ds, splits, default_members(seed)), "stage2", tables)
                 keep = kept(proba, raw)
-                seed_f1.append(page_summary(dataset_page_scores(ds, keep.__getitem__))["all"]["f1"])
-            result["models"]["xgboost"]["seed_page_f1"] = seed_f1
+                seed_pages.append(dataset_page_scores(ds, keep.__getitem__))
+            result["models"]["xgboost"]["seed_page_f1"] = [
+                page_summary(pages)["all"]["f1"] for pages in seed_pages]
+            seed_sets = [sets_summary(ds, {"xgboost": pages}) for pages in seed_pages]
+            result["seed_sets_page_f1"] = {
+                source: [s[source]["tools"]["xgboost"]["page"]["all"]["f1"] for s in seed_sets]
+                for source in ds.sources}
             continue
-        weights = row_weights(ds.X, ds.page_of_row)
+        weights = row_weights(ds.X, ds.page_of_row, ds.page_weight)
         proba = np.zeros(len(y))
         for train_pages, _ in splits:
             tr = np.isin(ds.page_of_row, train_pages)
             proba[~tr] = _fit_predict(name, ds.X[tr], y[tr], weights[tr], ds.X[~tr])
         record(name, proba, raw if name == "density" else smoothed, time.perf_counter() - t0)
+    if with_trafilatura:
+        print("  trafilatura on the same pages ...", file=sys.stderr)
+        per_page["trafilatura"] = [
+            (lp.page.page_type, *bag_prf(trafilatura_text(lp.page.body, lp.page.url),
+                                         lp.page.text or "", lp.page.script))
+            for lp in ds.pages]
+    result["sets"] = sets_summary(ds, {name: scores for name, scores in per_page.items()
+                                       if name in models or name == "trafilatura"})
     return result
 
 
@@ -287,11 +337,44 @@ def score_model(data_dir: str, model: str | Path, limit: int | None = None,
             "tools": {name: {"page": page_summary(s)} for name, s in scores.items()}}
 
 
+def sets_table(tools: dict[str, dict]) -> list[str]:
+    """Rows of one page set's scores: P, R and F1 over all pages, then F1 per page type."""
+    types = [t for t in next(iter(tools.values()))["page"] if t != "all"]
+    header = (f"{'tool':<12} {'P':>6} {'R':>6} {'F1':>6} |" + "".join(
+        f" {t[:11]:>11}" for t in types))
+    lines = [header, "-" * len(header)]
+    for name, m in tools.items():
+        everything = m["page"].get("all", {})
+        lines.append(f"{name:<12} " + " ".join(
+            f"{everything.get(k, float('nan')):>6.3f}" for k in ("precision", "recall", "f1"))
+            + " |" + "".join(f" {m['page'].get(t, {}).get('f1', float('nan')):>11.3f}"
+                             for t in types))
+    lines.append("pages per type: " + ", ".join(
+        f"{t} {v['n']}" for t, v in next(iter(tools.values()))["page"].items()))
+    return lines
+
+
+def _models_table(entries: dict[str, dict], types: list[str]) -> list[str]:
+    """Cross-validated models over all pages: node P/R/F1, then page F1 per type."""
+    header = f"{'model':<12} {'node P':>6} {'node R':>6} {'node F1':>7} | page F1: " + " ".join(
+        f"{t[:11]:>11}" for t in types)
+    lines = [header, "-" * len(header)]
+    for name, m in entries.items():
+        node = m["node"]
+        lines.append(f"{name:<12} {node['precision']:>6.3f} {node['recall']:>6.3f} "
+                     f"{node['f1']:>7.3f} |          " + " ".join(
+                         f"{m['page'].get(t, {}).get('f1', float('nan')):>11.3f}"
+                         for t in types))
+    lines.append("pages per type: " + ", ".join(
+        f"{t} {v['n']}" for t, v in next(iter(entries.values()))["page"].items()))
+    return lines
+
+
 def format_report(result: dict) -> str:
     lines = [f"data {result['data']}"]
     if "models" in result:
         lines[0] += (f" · {result['pages']} pages, {result['nodes']} nodes · "
-                     f"{result['folds']}-fold CV grouped by domain · sha256 "
+                     f"{result['folds']}-fold CV grouped by {result['grouped_by']} · sha256 "
                      f"{result['data_sha256'][:12]}")
         ceiling = result["label_ceiling"]
         lines.append("label ceiling (page F1 of all positively labelled nodes): " + ", ".join(
@@ -300,18 +383,9 @@ def format_report(result: dict) -> str:
     else:
         lines[0] += f" · model {result['model']} · skipped {result['skipped']}"
         entries = result["tools"]
-    types = list(next(iter(entries.values()))["page"].keys())
-    header = f"{'model':<12} {'node P':>6} {'node R':>6} {'node F1':>7} | page F1: " + " ".join(
-        f"{t[:11]:>11}" for t in types)
-    lines += [header, "-" * len(header)]
-    for name, m in entries.items():
-        node = m.get("node")
-        node_s = (f"{node['precision']:>6.3f} {node['recall']:>6.3f} {node['f1']:>7.3f}"
-                  if node else f"{'':>6} {'':>6} {'':>7}")
-        lines.append(f"{name:<12} {node_s} |          " + " ".join(
-            f"{m['page'].get(t, {}).get('f1', float('nan')):>11.3f}" for t in types))
-    lines.append("pages per type: " + ", ".join(
-        f"{t} {v['n']}" for t, v in next(iter(entries.values()))["page"].items()))
+        lines += sets_table(entries)
+    if "models" in result:
+        lines += _models_table(entries, list(next(iter(entries.values()))["page"]))
     if RESPELLED in entries:
         lines.append(f"{RESPELLED}: newscrawl on the {entries[RESPELLED]['page']['all']['n']} "
                      "pages whose copy respelled in ideographs without spaces has the same "
@@ -341,6 +415,15 @@ def format_report(result: dict) -> str:
             lines.append(f"{name}: page F1 by training seed 0..{len(f) - 1}: "
                          + " ".join(f"{v:.4f}" for v in f)
                          + f" (mean {statistics.fmean(f):.4f}, the shipped model is seed 0)")
+    for source, per_set in result.get("sets", {}).items():
+        lines += ["", f"{source}: {per_set['pages']} pages, page scores "
+                  "(precision, recall, F1; per type F1)"]
+        lines += sets_table(per_set["tools"])
+        f = result.get("seed_sets_page_f1", {}).get(source, [])
+        if len(f) > 1:
+            lines.append(f"xgboost on {source}: page F1 by training seed 0..{len(f) - 1}: "
+                         + " ".join(f"{v:.4f}" for v in f)
+                         + f" (mean {statistics.fmean(f):.4f})")
     for name, m in entries.items():
         if "fold_page_f1" in m:
             f = m["fold_page_f1"]

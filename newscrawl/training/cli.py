@@ -23,7 +23,10 @@ from ..evaluation.evaluate import (
     page_summary,
     respelled_scores,
     score_model,
+    sets_summary,
+    trafilatura_text,
 )
+from ..evaluation.scoring import bag_prf
 from ..extraction.assemble import choose_nodes
 from ..extraction.context import CONTEXT_NAMES
 from ..extraction.features import FEATURE_NAMES, FEATURE_VERSION
@@ -42,10 +45,22 @@ from .fit import (
 
 WCXB_CREDIT = ('M. Foley, "WCXB: A Multi-Type Web Content Extraction Benchmark", 2026 '
                "(CC-BY-4.0)")
+CREDITS = {
+    "wcxb-dev": f"WCXB development split: {WCXB_CREDIT}",
+    "fundus-dev": "news pages of 94 publishers from the Fundus scraper's tests, labelled by "
+                  'its hand-written parsers: M. Dallabetta et al., "Fundus: A Simple-to-Use '
+                  'News Scraper Optimized for High Quality Extractions", ACL 2024 demo (MIT)',
+}
+"""Whom to credit for the page sets the shipped model is trained on, by directory name."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", required=True, help="labelled pages (WCXB layout)")
+    parser.add_argument("--data", required=True, action="append",
+                        help="labelled pages (WCXB layout); repeat it to train on several "
+                             "sets at once, scored apart")
+    parser.add_argument("--set-weight", action="append", default=[], metavar="NAME=W",
+                        help="weight each page of the set in directory NAME by W in "
+                             "training (repeatable; default 1)")
     parser.add_argument("--out", type=Path, default=Path("models/nodes-v1.ubj"),
                         help="the first member's stage-1 file; stage 2 goes beside it as "
                              "NAME.context.ubj, the other members as NAME.1.ubj ...")
@@ -63,8 +78,10 @@ def run(args: argparse.Namespace) -> int:
         print(message, file=sys.stderr, flush=True)
 
     t_start = time.perf_counter()
-    log(f"featurising and labelling {args.data} ...")
-    ds = build_dataset(args.data, args.limit)
+    log(f"featurising and labelling {', '.join(args.data)} ...")
+    set_weights = {name: float(w) for name, w in
+                   (item.split("=", 1) for item in args.set_weight)}
+    ds = build_dataset(args.data, args.limit, set_weights=set_weights)
     log(f"  {len(ds.pages)} pages, {len(ds.y)} nodes in {ds.seconds:.0f} s")
     splits = list(GroupKFold(n_splits=args.folds).split(np.arange(len(ds.pages)),
                                                         groups=ds.groups))
@@ -111,12 +128,17 @@ def run(args: argparse.Namespace) -> int:
     respelled = respelled_scores(ds, combined_members(oofs, "copies_stage2", ds.copies.tables),
                                  per_page["two stages (shipped)"])
     ceiling = page_summary(dataset_page_scores(ds, lambda i: ds.pages[i].y > 0.5))
+    log("trafilatura on the same pages ...")
+    per_page["trafilatura"] = [
+        (lp.page.page_type, *bag_prf(trafilatura_text(lp.page.body, lp.page.url),
+                                     lp.page.text or "", lp.page.script)) for lp in ds.pages]
+    sets = sets_summary(ds, per_page)
     checks = []
     for data_dir in args.check:
         log(f"scoring {out} on {data_dir} ...")
         checks.append(score_model(data_dir, out))
 
-    card = model_card(args, ds, members, words, scores, ceiling, respelled, checks, files,
+    card = model_card(args, ds, members, words, scores, ceiling, sets, respelled, checks, files,
                       words_file, train_seconds, sum(sum(o.fold_seconds) for o in oofs),
                       fit_seconds)
     card_path = out.with_suffix(".md")
@@ -132,6 +154,18 @@ def member_files(out: Path, members: int) -> list[tuple[Path, Path]]:
     stems = [out.stem] + [f"{out.stem}.{k}" for k in range(1, members)]
     return [(out.with_name(stem + out.suffix), out.with_name(stem + ".context.ubj"))
             for stem in stems]
+
+
+def _set_line(ds, source: str) -> str:
+    pages = [lp for lp in ds.pages if lp.source == source]
+    nodes = sum(len(lp.y) for lp in pages)
+    content = sum(int((lp.y > 0.5).sum()) for lp in pages)
+    weight = ds.page_weight[[lp.source == source for lp in ds.pages]]
+    name = Path(source).name
+    return (f"- {source}: {len(pages)} labelled pages, {nodes:,} text nodes ({content:,} "
+            f"content)" + (f", each page weighted {weight[0]:g} in training"
+                           if len(weight) and weight[0] != 1 else "")
+            + (f"; {CREDITS[name]}" if name in CREDITS else "") + ".")
 
 
 def _sha(path: Path) -> str:
@@ -151,8 +185,22 @@ def _score_table(entries: dict[str, dict], with_node: bool) -> list[str]:
     return lines
 
 
+def _sets_table(tools: dict[str, dict]) -> list[str]:
+    """One page set's rows: page P, R and F1 over all its pages, then F1 per page type."""
+    types = [t for t in next(iter(tools.values()))["page"] if t != "all"]
+    pages = next(iter(tools.values()))["page"]
+    head = ("| | page P | page R | all (" + str(pages["all"]["n"]) + ") | "
+            + " | ".join(f"{t} ({pages[t]['n']})" for t in types) + " |")
+    lines = [head, "|" + "---|" * (head.count("|") - 1)]
+    for name, m in tools.items():
+        a = m["page"]["all"]
+        lines.append(f"| {name} | {a['precision']:.3f} | {a['recall']:.3f} | {a['f1']:.3f} | "
+                     + " | ".join(f"{m['page'][t]['f1']:.3f}" for t in types) + " |")
+    return lines
+
+
 def model_card(args: argparse.Namespace, ds, members: list, words, scores: dict,
-               ceiling: dict, respelled: dict, checks: list[dict],
+               ceiling: dict, sets: dict, respelled: dict, checks: list[dict],
                files: list[tuple[Path, Path]], words_file: Path,
                train_seconds: float, oof_seconds: float, fit_seconds: float) -> str:
     out = files[0][0]
@@ -205,11 +253,11 @@ def model_card(args: argparse.Namespace, ds, members: list, words, scores: dict,
         "",
         "## Data",
         "",
-        f"- {args.data}: {len(ds.pages)} labelled pages, {len(ds.y):,} text nodes "
-        f"({int((ds.y > 0.5).sum()):,} content), data sha256 `{ds.data_sha256[:16]}`.",
-        f"- WCXB development split: {WCXB_CREDIT}. Labels come from its `main_content`, "
-        "aligned to text nodes by normalised, fuzzy paragraph matching "
-        "(`newscrawl/training/labels.py`).",
+        *(_set_line(ds, source) for source in ds.sources),
+        f"- {len(ds.pages)} labelled pages in all, {len(ds.y):,} text nodes "
+        f"({int((ds.y > 0.5).sum()):,} content), data sha256 `{ds.data_sha256[:16]}`. "
+        "Labels come from each set's `main_content`, aligned to text nodes by normalised, "
+        "fuzzy paragraph matching (`newscrawl/training/labels.py`).",
         f"- Each page also respelled in ideographs without spaces ({len(ds.copies.tables)} "
         "copies; `newscrawl/training/respell.py`): same nodes, same labels, in their "
         "originals' folds, so the model does not lean on spaces and capitals.",
@@ -222,9 +270,11 @@ def model_card(args: argparse.Namespace, ds, members: list, words, scores: dict,
         "",
         "## Cross-validated scores",
         "",
-        f"{args.folds}-fold cross-validation grouped by domain (no domain in both training and "
-        "test folds). Node scores against the aligned labels; page scores are WCXB's measure "
-        "(bag of lower-cased `\\w+` words, F1 per page, averaged), per page type with the page "
+        f"{args.folds}-fold cross-validation grouped by domain, and by publisher where a set "
+        "names one (no domain or publisher in both training and test folds), over all sets "
+        "pooled. Node scores against the aligned labels; page scores are WCXB's measure "
+        "(bag of lower-cased `\\w+` words, F1 per page, averaged; characters on Chinese, "
+        "Japanese and Korean pages of sets other than WCXB), per page type with the page "
         "count in brackets. Stage 2 is trained on stage 1's out-of-fold output of the other "
         "folds, which saw the test fold's pages. Nested cross-validation (stage 2 trained on "
         "stage-1 output computed within its training folds only) moved the all-pages "
@@ -235,9 +285,14 @@ def model_card(args: argparse.Namespace, ds, members: list, words, scores: dict,
         "",
         "Label ceiling (page F1 of the text of all positively labelled nodes): "
         + ", ".join(f"{t} {v['f1']:.3f}" for t, v in ceiling.items()) + ".",
+        *(line for source, per_set in sets.items() for line in (
+            "", f"Out of fold on {source} alone, trafilatura on the same pages in the same "
+            "run (page precision and recall averaged per page like F1):", "",
+            *_sets_table(per_set["tools"]))),
         "",
         "The same comparison with logistic regression, a linear SVM and the density heuristic "
-        f"on the same folds: `newscrawl evaluate --data {args.data}`.",
+        "on the same folds: `newscrawl evaluate "
+        + " ".join(f"--data {d}" for d in args.data) + "`.",
         "",
         "The respelled copies, out of fold (each copy's choice of nodes applied to its "
         f"original's text): page F1 {respelled['copies']['all']['f1']:.3f} on "
@@ -261,9 +316,10 @@ def model_card(args: argparse.Namespace, ds, members: list, words, scores: dict,
         "",
         "## Limits",
         "",
-        "- Trained on one development set of mostly English pages (1 page per domain on "
-        "average): pages of other languages and layouts are scored in the sections above; "
-        "listings, product pages and collections remain far weaker than articles.",
+        f"- Trained on {len(ds.sources)} labelled page set(s) of mostly English pages (about "
+        "one page per domain): pages of other languages and layouts are scored in the "
+        "sections above; listings, product pages and collections remain far weaker than "
+        "articles.",
         "- Content that is not in the DOM (rendered by JavaScript) cannot be found.",
         "",
     ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +24,8 @@ class LabelledPage:
     page: Page
     table: NodeTable
     y: np.ndarray
+    source: str = ""
+    """The page set it came from (its ``--data`` directory), for scores per set."""
 
 
 @dataclass(slots=True)
@@ -57,18 +60,55 @@ class NodeDataset:
     """Labelled pages that yield no text node (nothing to train on): a benchmark still counts
     them, as empty extractions."""
     copies: RespelledCopies
+    page_weight: np.ndarray
+    """Per page, the weight of its page set in training (1 unless ``build_dataset`` is told
+    otherwise): a small set of the pages that matter most can count for more."""
 
     @property
     def groups(self) -> np.ndarray:
-        """Domain of each page, for grouped cross-validation."""
-        return np.asarray([lp.page.domain for lp in self.pages])
+        """Each page's fold group for grouped cross-validation: its domain, joined with every
+        other domain of its publisher where the set names one (fundus-dev), so neither a
+        site nor a publisher is both trained and tested on, across sets too."""
+        return np.asarray(page_groups([lp.page for lp in self.pages]))
+
+    @property
+    def sources(self) -> list[str]:
+        """The page sets, in the order given."""
+        return list(dict.fromkeys(lp.source for lp in self.pages))
 
 
-def build_dataset(data_dir: str | Path, limit: int | None = None,
-                  verbose: bool = True) -> NodeDataset:
-    """Run every labelled page through ``page_nodes`` and label its nodes, and make a copy of
-    each respelled in ideographs. Each page's site sample (``site``) is the set's other pages
-    of its domain; a copy's is the other copies.
+def page_groups(pages: Sequence[Page]) -> list[str]:
+    """Per page, a group name shared by the pages that share a domain or a publisher
+    (transitively): the smallest domain of the group."""
+    parent: dict[str, str] = {}
+
+    def find(key: str) -> str:
+        while parent.setdefault(key, key) != key:
+            parent[key] = parent[parent[key]]
+            key = parent[key]
+        return key
+
+    for page in pages:
+        root = find("domain:" + page.domain)
+        if page.publisher:
+            other = find("publisher:" + page.publisher)
+            if other != root:
+                parent[max(root, other)] = min(root, other)
+    names: dict[str, str] = {}
+    for page in pages:
+        root = find("domain:" + page.domain)
+        names[root] = min(names.get(root, page.domain), page.domain)
+    return [names[find("domain:" + page.domain)] for page in pages]
+
+
+def build_dataset(data_dirs: str | Path | Sequence[str | Path], limit: int | None = None,
+                  verbose: bool = True, set_weights: dict[str, float] | None = None
+                  ) -> NodeDataset:
+    """Run every labelled page of one or more page sets through ``page_nodes`` and label its
+    nodes, and make a copy of each respelled in ideographs. Each page's site sample
+    (``site``) is the other pages of its domain; a copy's is the other copies. ``limit``
+    applies to each set; ``set_weights`` maps a set's directory name (``fundus-dev``) to the
+    weight of each of its pages in training.
 
     A copy whose cleaned tree has other text nodes than its original (cleaning reads some
     texts: "Your browser does not support JavaScript") is left out: it has no labels.
@@ -79,7 +119,9 @@ def build_dataset(data_dir: str | Path, limit: int | None = None,
     textless: list[Page] = []
     copies: list[NodeTable] = []
     origin: list[int] = []
-    for n, page in enumerate(load_pages(data_dir, limit), 1):
+    dirs = [data_dirs] if isinstance(data_dirs, str | Path) else list(data_dirs)
+    labelled = ((str(d), page) for d in dirs for page in load_pages(d, limit))
+    for n, (source, page) in enumerate(labelled, 1):
         digest.update(page.page_id.encode())
         digest.update(hashlib.sha256(page.body).digest())
         digest.update((page.text or "").encode())
@@ -89,7 +131,8 @@ def build_dataset(data_dir: str | Path, limit: int | None = None,
         if nodes.table is None or not len(nodes.table):
             textless.append(page)
             continue
-        pages.append(LabelledPage(page, nodes.table, label_nodes(nodes.table.texts, page.text)))
+        pages.append(LabelledPage(page, nodes.table, label_nodes(nodes.table.texts, page.text),
+                                  source))
         copy = page_nodes(page.body, page.url, respell=respell).table
         if copy is not None and len(copy) == len(nodes.table):
             copies.append(copy)
@@ -109,5 +152,8 @@ def build_dataset(data_dir: str | Path, limit: int | None = None,
         np.concatenate([pages[i].y for i in origin]) if copies else y[:0],
         np.repeat(np.arange(len(copies)), [len(t) for t in copies]),
     )
+    weights = set_weights or {}
+    page_weight = np.asarray([weights.get(Path(lp.source).name, 1.0) for lp in pages],
+                             dtype=np.float64)
     return NodeDataset(pages, X, y, page_of_row, digest.hexdigest(), time.perf_counter() - t0,
-                       textless, respelled)
+                       textless, respelled, page_weight)

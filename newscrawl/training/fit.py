@@ -30,16 +30,21 @@ PATH_WORDS_MIN_DOMAINS = 3
 are one site's names, which say nothing about the next site."""
 
 
-def row_weights(X: np.ndarray, page_of_row: np.ndarray) -> np.ndarray:
+def row_weights(X: np.ndarray, page_of_row: np.ndarray,
+                page_weight: np.ndarray | None = None) -> np.ndarray:
     """Weight nodes by their log length (page F1 counts words) and give a page a mass growing
     as the square root of its nodes, so a few pages with thousands of nodes do not outvote
     the rest. Weights as page F1 itself weighs nodes (each node its share of the page's
     characters, every page the same mass) gain on WCXB and lose on every set never trained
-    on: docs/tried.md."""
+    on: docs/tried.md. ``page_weight`` (per page) scales a page's mass: the weight of its
+    page set (``NodeDataset.page_weight``)."""
     w = np.log1p(node_chars(X)) + 0.5
     page_total = np.bincount(page_of_row, weights=w)
     page_rows = np.bincount(page_of_row)
-    return (w / page_total[page_of_row] * np.sqrt(page_rows[page_of_row])).astype(np.float32)
+    mass = np.sqrt(page_rows[page_of_row])
+    if page_weight is not None:
+        mass = mass * page_weight[page_of_row]
+    return (w / page_total[page_of_row] * mass).astype(np.float32)
 
 
 class NodeClassifier:
@@ -152,8 +157,8 @@ def with_copies(ds: NodeDataset, X: np.ndarray, X_copies: np.ndarray,
     copied = slice(None) if pages is None else np.isin(c.origin_of_row, pages)
     return (np.concatenate((X[own], X_copies[copied])),
             np.concatenate((ds.y[own], c.y[copied])) > 0.5,
-            np.concatenate((row_weights(ds.X, ds.page_of_row)[own],
-                            row_weights(c.X, c.page_of_row)[copied])))
+            np.concatenate((row_weights(ds.X, ds.page_of_row, ds.page_weight)[own],
+                            row_weights(c.X, c.page_of_row, ds.page_weight[c.origin])[copied])))
 
 
 @dataclass(slots=True)
@@ -261,7 +266,7 @@ def fit_path_words(ds: NodeDataset, splits: Sequence[tuple[np.ndarray, np.ndarra
     domains = [lp.page.domain for lp in ds.pages]
     rows_of = page_rows(ds)
     y = ds.y > 0.5
-    w = row_weights(ds.X, ds.page_of_row)
+    w = row_weights(ds.X, ds.page_of_row, ds.page_weight)
     w = w / w.mean()
 
     def fit(pages: np.ndarray) -> PathWords:
