@@ -404,7 +404,6 @@ def _published(root: etree._Element, c: _Collected, ld: JsonLd | None, url: str 
         ("shown", lambda: (shown.date if (shown := _shown_date(c, h1, url)) else None)),
         ("time_labelled_update",
          lambda: _time_date(c, url, [t for t in c.times if _labelled_time_update(t)])),
-        ("time_above_headline", lambda: _time_date(c, url, [t for t in c.times if _above(t, h1)])),
         ("url", lambda: url_date(url)),
         ("far_below", lambda: _far_date(root, c, h1)),
         ("modified", lambda: modified),
