@@ -32,7 +32,7 @@ from newscrawl.sample_site import SiteServer, build_site
 ARTICLES = 60
 """Articles of the site the workers share: enough that a worker can be killed mid-crawl."""
 WORKER_SETTINGS = {
-    "MAX_IDLE_TIME_BEFORE_CLOSE": "1", "NEWSCRAWL_FRONTIER_LEASE": "4",
+    "MAX_IDLE_TIME_BEFORE_CLOSE": "5", "NEWSCRAWL_FRONTIER_LEASE": "4",
     # slow enough that the crawl is still going when a worker is killed
     "DOWNLOAD_DELAY": "0.05", "CONCURRENT_REQUESTS_PER_DOMAIN": "2",
     "CLOSESPIDER_TIMEOUT": "150", "LOG_LEVEL": "INFO",
