@@ -8,9 +8,11 @@
   command that started the job, run again, appends the rest of the articles to what its first
   part wrote instead of overwriting them.
 * ``FeedExporter`` (Scrapy's, replaced in ``EXTENSIONS``) sends ``item_exported`` for an item
-  every feed that accepts it has written. Scrapy's ``item_scraped`` signal is sent even when
-  a feed's exporter or storage raised on the item (signal handlers' errors are only logged),
-  so it cannot tell the record of exported articles what really reached the output.
+  every feed that accepts it has written, and written through to the operating system (a
+  process killed later does not take the line with it). Scrapy's ``item_scraped`` signal is
+  sent even when a feed's exporter or storage raised on the item (signal handlers' errors are
+  only logged), so it cannot tell the record of exported articles what really reached the
+  output.
 """
 
 from __future__ import annotations
@@ -58,6 +60,9 @@ class FeedExporter(ScrapyFeedExporter):
 
     def item_scraped(self, item: Any, spider: Any) -> None:
         super().item_scraped(item, spider)  # raises when a feed could not write the item
+        for slot in self.slots:
+            if slot.file is not None and not slot.file.closed:
+                slot.file.flush()
         self.crawler.signals.send_catch_log(item_exported, item=item)
 
 

@@ -12,9 +12,13 @@ top of it is here:
   puts the request back, as it was, past the shared fingerprints, which would otherwise call
   it a repeat. A request whose lease lapsed ``NEWSCRAWL_FRONTIER_ATTEMPTS`` times (a page that
   kills every worker that reads it) is set aside in ``<spider>:dead`` rather than kill more.
-- An article counts as exported (``RedisExportedArticles``, what ``NEWSCRAWL_EXPORTED_FILE``
-  keeps for a single process) only when its lease is released, after the feed wrote it; a
-  lapsed or returned lease takes its claims back, so the retry exports the article again.
+- An article is claimed (``RedisExportedArticles``, what ``NEWSCRAWL_EXPORTED_FILE`` keeps
+  for a single process) when it passes the duplicates pipeline, tied to its page's lease, and
+  the claim becomes final the moment every feed has written the article through to the
+  operating system (``newscrawl.feeds.item_exported``). A lease that lapses or is returned
+  before then takes its claims back, so the retry exports the article; one that lapses after
+  finds it exported, so the retry does not. Only a death in the one Redis round trip between
+  the write and the record repeats an article.
 - A fingerprint is added and its request queued in one step, so a death in between loses
   nothing. SIGTERM returns every request the worker still holds.
 - The Redis client retries with backoff for about 50 s: Redis restarted (with AOF or
@@ -147,6 +151,9 @@ return ''
 """KEYS exported URLs, exported hashes, claims, leases; ARGV the page's lease ('' none),
 text hash, URLs. Returns which repeat it is ('url'/'text') or '' after recording it."""
 
+IDLE_POLL = 0.5
+"""Seconds between an idle worker's looks at a shared queue that other workers hold."""
+
 RETRIES = 30
 """Redis commands are retried this many times with backoff capped at 2 s: ~50 s for Redis to
 come back (a restart that reloads its AOF) before the worker stops with an error."""
@@ -247,6 +254,12 @@ class LeasedQueue(PriorityQueue):
                 return entry
         return None
 
+    def settle(self, url: str) -> None:
+        """The feeds wrote the article of the request held for ``url``: its claim stays when
+        the lease lapses or is returned."""
+        if (entry := self.lease_of(url)) is not None:
+            self.server.hdel(self.keys.claims, entry)
+
     def renew(self) -> None:
         if self.held:
             self._renew(keys=[self.keys.leases],
@@ -304,7 +317,6 @@ class LeasedScheduler(Scheduler):
                         settings.getint("MAX_IDLE_TIME_BEFORE_CLOSE", 0),
                         flush_on_start=settings.getbool("SCHEDULER_FLUSH_ON_START"))
         crawler.signals.connect(scheduler._on_idle, signal=signals.spider_idle)
-        crawler.signals.connect(scheduler._flush_feeds, signal=signals.item_scraped)
         return scheduler
 
     def open(self, spider: Spider) -> None:
@@ -373,25 +385,20 @@ class LeasedScheduler(Scheduler):
 
     def _on_idle(self) -> None:
         """Keep the worker open while any request is queued or leased anywhere (a dead
-        worker's lease comes back when it lapses), then ``max_idle`` seconds more."""
+        worker's lease comes back when it lapses), then ``max_idle`` seconds more.
+
+        An idle engine asks the scheduler again only at its 5 s heartbeat; a worker that
+        found the queue empty while others hold every request (one started beside another)
+        asks every ``IDLE_POLL`` seconds instead, to join as soon as their links arrive."""
         if self.queue.pending():
             self._empty_since = None
+            self.crawler.engine._slot.nextcall.schedule(IDLE_POLL)
             raise DontCloseSpider
         now = time.monotonic()
         if self._empty_since is None:
             self._empty_since = now
         if self.max_idle == 0 or now - self._empty_since < self.max_idle:
             raise DontCloseSpider
-
-    def _flush_feeds(self) -> None:
-        """Write each scraped item through to the OS before its lease is released: a worker
-        killed later must not take buffered lines with it."""
-        from scrapy.extensions.feedexport import FeedExporter
-
-        exporter = self.crawler.get_extension(FeedExporter)
-        for slot in getattr(exporter, "slots", ()):
-            if slot.file is not None:
-                slot.file.flush()
 
     def _where(self) -> str:
         kwargs = self.server.connection_pool.connection_kwargs
@@ -432,22 +439,26 @@ class RedisExportedArticles:
         """``exported_before`` already answers for this crawl's articles."""
         return False
 
-    def add(self, urls: set[str], content_hash: str) -> None:
-        """Recorded by ``claim``; the claim becomes final when its request's lease is
-        released, after the feed wrote the article."""
+    def add(self, urls: set[str], content_hash: str, url: str) -> None:
+        """The feeds wrote the article ``claim`` recorded: the claim no longer goes with its
+        request's lease, so a worker killed from here on does not have it exported again."""
+        if (scheduler := self._scheduler()) is not None:
+            scheduler.queue.settle(url)
 
     def claim(self, urls: set[str], content_hash: str, url: str) -> str | None:
         """Record an article unless its URLs or text were exported; return 'url' or 'text'
         for a repeat."""
-        scheduler = getattr(self.crawler.engine, "_slot", None)
-        scheduler = getattr(scheduler, "scheduler", None)
-        lease = scheduler.lease_of(url) if isinstance(scheduler, LeasedScheduler) else None
+        lease = scheduler.lease_of(url) if (scheduler := self._scheduler()) else None
         keys = self.keys
         repeat = self._claim(keys=[keys.exported_urls, keys.exported_hashes, keys.claims,
                                    keys.leases],
                              args=[lease or "", content_hash, *sorted(urls)])
         repeat = repeat.decode() if isinstance(repeat, bytes) else repeat
         return repeat or None
+
+    def _scheduler(self) -> LeasedScheduler | None:
+        scheduler = getattr(getattr(self.crawler.engine, "_slot", None), "scheduler", None)
+        return scheduler if isinstance(scheduler, LeasedScheduler) else None
 
     def save(self) -> None:
         """Nothing to save: Redis holds the record."""

@@ -382,7 +382,7 @@ class ExportedArticles:
             return "text"
         return None
 
-    def add(self, urls: set[str], content_hash: str) -> None:
+    def add(self, urls: set[str], content_hash: str, url: str) -> None:
         """An article the feeds wrote; saved with the others by ``save``."""
         self.new_urls |= urls
         self.new_hashes.add(content_hash)
@@ -441,7 +441,7 @@ class DuplicatesPipeline:
         if isinstance(item, Article):
             adapter = ItemAdapter(item)
             self.exported.add({adapter["canonical_url"], canonical(adapter["url"])},
-                              adapter["content_hash"])
+                              adapter["content_hash"], adapter["url"])
 
     def feeds_closed(self) -> None:
         """Every feed is stored (or failed): record what reached the output."""
