@@ -16,10 +16,10 @@ on every page), so no signal decides alone: an XGBoost model of 80 shallow trees
   how much of the kept text sits in lists, tables, code, comment threads or reviews;
 - what the markup holds besides the story (``MARKUP_FEATURES``): what reads like a story but
   is not one shows it in its structure, in any language. A forum thread declares posts and
-  replies, repeats author properties and ``rel="ugc"`` links; documentation has code, a deep
-  tree of navigation links, version strings and breadcrumbs; a service or product page has
-  forms, buttons, prices, many subheadings and a Product, Offer or FAQ type; a listing
-  repeats similar linked blocks, ``<article>`` elements, dates and images.
+  replies and repeats author properties; documentation has code and a deep tree of
+  navigation links; a service or product page has forms, buttons, prices, many subheadings
+  and a Product, Offer or FAQ type; a listing repeats similar linked blocks, ``<article>``
+  elements, dates and images.
 
 The feature list is defined once here, stored in the model file and checked when it loads,
 as the node model's is. ``newscrawl train-pages`` builds the model (models/pages-v1.md).
@@ -89,9 +89,8 @@ CMSs put ``website`` on every page), or another thing (an event, a video ...). T
 ones included: a thread's replies, a product's offers."""
 
 MARKUP_FEATURES = (
-    "any_posting_type", "reply_items", "ugc_links", "author_props",
-    "pre_page_share", "code_elements", "nav_links", "list_depth", "version_strings",
-    "breadcrumbs",
+    "any_posting_type", "reply_items", "author_props",
+    "pre_page_share", "code_elements", "nav_links", "list_depth",
     "any_product_type", "any_faq_type", "forms", "inputs", "buttons", "selects",
     "textareas", "prices", "subheadings",
     "article_elements", "repeated_blocks", "time_elements", "distinct_times", "images",
@@ -152,8 +151,6 @@ _CURRENCY = re.compile("[$¢£¤¥\u058f\u060b\u09f2\u09f3\u0e3f\u17db\u20a0-\u2
 _DATE_OR_TIME = re.compile(r"(?<!\d)\d{1,4}[-/.:]\d{1,2}(?:[-/.:]\d{1,4})?(?!\d)")
 """``12:30``, ``2024-05-31``, ``31.05.2024``, ``5/31/24``: each post of a thread, each
 row of a list carries one; a story, one or two."""
-_VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)+(?![\w.])|(?<![\w.])v\d+(?:\.\d+)*(?![\w.])")
-"""``1.2.3``, ``v2``, ``v3.1``: release numbers, on every other line of documentation."""
 _PRICE = re.compile(f"{_CURRENCY.pattern}\\s?\\d|\\d[\\d.,]*\\s?{_CURRENCY.pattern}")
 """A currency sign next to a number."""
 _DATED = re.compile(r"(?<!\d)(19|20)\d\d[/_-]?(0[1-9]|1[0-2])(?!\d)")
@@ -172,7 +169,6 @@ def word_count(text: str) -> float:
 _BLOCKS = frozenset({"div", "li", "article", "section", "tr"})
 _NAV_LINKS = etree.XPath("count(//nav//a | //aside//a)")
 _LINKED = etree.XPath("//a/ancestor::*")
-_LINK_RELS = etree.XPath("//a/@rel")
 _MICRODATA = etree.XPath("//@itemtype | //@itemprop")
 _SUBHEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
 _COUNTED = ("input", "time", "ul", "ol", "script", "form", "button", "select", "textarea",
@@ -189,7 +185,6 @@ def markup_counts(root: etree._Element) -> dict[str, float]:
             types.append(value.rstrip("/").rsplit("/", 1)[-1].lower())
         else:
             authors += value in ("author", "creator")
-    crumbs = 0
     tags: Counter[str] = Counter()
     inputs = 0
     times: set[str] = set()
@@ -207,7 +202,7 @@ def markup_counts(root: etree._Element) -> dict[str, float]:
         elif tag == "script" and (el.get("type") or "").lower() == "application/ld+json":
             data = json_loads(el.text or "")
             if data is not None:
-                crumbs = max(crumbs, _ld_types(data, types))
+                _ld_types(data, types)
     # Blocks that hold a link have a parent that holds one too: look only there.
     linked = set(_LINKED(root))
     repeated = 0
@@ -221,12 +216,10 @@ def markup_counts(root: etree._Element) -> dict[str, float]:
     return {
         "any_posting_type": bool(declared & _ANY_POSTING_TYPES),
         "reply_items": sum(t in _REPLY_TYPES for t in types),
-        "ugc_links": math.log1p(sum("ugc" in rel for rel in _LINK_RELS(root))),
         "author_props": math.log1p(authors),
         "code_elements": math.log1p(tags["code"]),
         "nav_links": math.log1p(_NAV_LINKS(root)),
         "list_depth": depth,
-        "breadcrumbs": crumbs,
         "any_product_type": bool(declared & _ANY_PRODUCT_TYPES),
         "any_faq_type": bool(declared & _ANY_FAQ_TYPES),
         "forms": tags["form"],
@@ -244,10 +237,8 @@ def markup_counts(root: etree._Element) -> dict[str, float]:
     }
 
 
-def _ld_types(data: object, types: list[str]) -> int:
-    """Append every ``@type`` in a JSON-LD document to ``types``, nested ones included;
-    return the most items a BreadcrumbList of it holds."""
-    crumbs = 0
+def _ld_types(data: object, types: list[str]) -> None:
+    """Append every ``@type`` in a JSON-LD document to ``types``, nested ones included."""
     stack = [data]
     while stack and len(types) < 2000:
         node = stack.pop()
@@ -255,14 +246,9 @@ def _ld_types(data: object, types: list[str]) -> int:
             stack.extend(node)
         elif isinstance(node, dict):
             t = node.get("@type")
-            named = [x.rsplit("/", 1)[-1].lower() for x in (t if isinstance(t, list) else [t])
-                     if isinstance(x, str)]
-            types.extend(named)
-            items = node.get("itemListElement")
-            if "breadcrumblist" in named and isinstance(items, list):
-                crumbs = max(crumbs, len(items))
+            types.extend(x.rsplit("/", 1)[-1].lower() for x in (t if isinstance(t, list) else [t])
+                         if isinstance(x, str))
             stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
-    return crumbs
 
 
 def page_signals(table: NodeTable, proba: np.ndarray, keep: np.ndarray,
@@ -276,7 +262,6 @@ def page_signals(table: NodeTable, proba: np.ndarray, keep: np.ndarray,
     counts = dict(markup or {})
     counts["pre_page_share"] = _kept_share(table.weights, table.X, (_TAG_PRE,),
                                            float(table.weights.sum()))
-    counts["version_strings"] = math.log1p(len(_VERSION.findall(text)))
     counts["prices"] = math.log1p(len(_PRICE.findall(text)))
     w = table.weights
     X = table.X
