@@ -10,6 +10,7 @@ import pytest
 from newscrawl.extraction import Extractor
 from newscrawl.extraction.model import ModelMismatch
 from newscrawl.extraction.pagekind import (
+    MARKUP_FEATURES,
     PAGE_FEATURE_NAMES,
     PAGE_FEATURE_VERSION,
     PageModel,
@@ -173,6 +174,53 @@ def test_features_are_one_row_in_the_models_order() -> None:
     assert page_features(url=None, text="", found_via="link")[names.index("via_link")] == 1
 
 
+def _markup(extractor: Extractor, body: str, head: str = "") -> dict[str, float]:
+    html = f"<html><head><title>t</title>{head}</head><body>{body}</body></html>"
+    art = extractor.extract(html.encode(), "https://www.example.com/page")
+    assert art.ok, art.reason
+    return dict(zip(MARKUP_FEATURES, art.signals.markup, strict=True))
+
+
+def test_markup_tells_a_story_from_pages_whose_prose_reads_like_one(extractor) -> None:
+    """What a forum thread, a doc page, a shop's page and a list of teasers hold besides their
+    prose reaches the classifier; a plain story holds none of it."""
+    story = "".join(f"<p>{s}</p>" for s in SENTENCES[:6])
+    plain = _markup(extractor, f"<article><h1>Ferry</h1>{story}</article>")
+    assert plain["any_posting_type"] == plain["any_product_type"] == plain["forms"] == 0
+    assert plain["repeated_blocks"] == plain["prices"] == 0
+
+    posts = "".join(
+        f'<div class="post" itemprop="comment" itemscope itemtype="https://schema.org/Comment">'
+        f'<span itemprop="author">user{i}</span><time datetime="2024-05-0{i + 1}">{i + 1} May'
+        f"</time><p>{SENTENCES[i]}</p></div>" for i in range(4))
+    ld = ('<script type="application/ld+json">{"@type": "DiscussionForumPosting", '
+          '"comment": [{"@type": "Comment"}]}</script>')
+    forum = _markup(extractor, f"<h1>Ferry?</h1>{posts}", ld)
+    assert forum["any_posting_type"] == 1 and forum["reply_items"] == 5
+    assert forum["author_props"] == pytest.approx(np.log1p(4))
+    assert forum["distinct_times"] == pytest.approx(np.log1p(4))
+
+    tree = "<nav><ul><li><a href='/a'>a</a><ul><li><a href='/b'>b</a><ul><li><a href='/c'>c"
+    docs = _markup(extractor, f"{tree}</a></li></ul></li></ul></li></ul></nav><h1>Install</h1>"
+                   f"{story}<pre><code>pip install ferry==2.4.1</code></pre>")
+    assert docs["list_depth"] == 3
+    assert docs["nav_links"] == pytest.approx(np.log1p(3))
+    assert docs["pre_page_share"] > 0 and docs["code_elements"] > 0
+
+    offer = ('<script type="application/ld+json">{"@type": "Product", "offers": '
+             '{"@type": "Offer", "price": "48.99"}}</script>')
+    shop = _markup(extractor, f"<h1>Roller</h1>{story}<p>Now $ 48.99, was 59,00 €.</p>"
+                   "<form><input type='hidden' name='id'><input name='qty'><select></select>"
+                   "<button>Add to cart</button></form>", offer)
+    assert shop["any_product_type"] == 1 and shop["forms"] == 1 and shop["inputs"] == 1
+    assert shop["buttons"] == shop["selects"] == 1
+    assert shop["prices"] == pytest.approx(np.log1p(2))
+
+    grid = _markup(extractor, "<h1>Ferries</h1>" + _teasers(12))
+    assert grid["repeated_blocks"] == pytest.approx(np.log1p(12))
+    assert grid["time_elements"] == pytest.approx(np.log1p(12))
+
+
 def _booster(names: list[str], version: str | None = str(PAGE_FEATURE_VERSION),
              threshold: str | None = "0.5") -> xgb.Booster:
     rng = np.random.default_rng(0)
@@ -223,7 +271,8 @@ def test_model_missing_a_feature_or_of_another_version_refuses_to_load(tmp_path)
 def test_shipped_model_names_its_features_and_threshold(model) -> None:
     assert tuple(model.booster.feature_names) == PAGE_FEATURE_NAMES
     assert 0.0 < model.threshold < 1.0
-    assert model.booster.num_boosted_rounds() <= 100  # it runs once a page
+    # It runs once a page: 160 trees of depth 3 take ~0.13 ms, extraction ~30 ms.
+    assert model.booster.num_boosted_rounds() <= 200
 
 
 def test_url_model_orders_but_is_checked_too(model, tmp_path) -> None:

@@ -38,6 +38,9 @@ class PageSignals:
     (``anc_comment``: forum posts, replies), reviews, or an article / post / story."""
     kept_review_share: float = 0.0
     kept_article_share: float = 0.0
+    markup: tuple[float, ...] = ()
+    """What the markup holds, in ``pagekind.MARKUP_FEATURES`` order: forms, code, navigation,
+    declared posts and products, repeated blocks ... (empty: unknown)."""
 
 
 @dataclass(frozen=True, slots=True)

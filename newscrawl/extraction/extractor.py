@@ -17,7 +17,7 @@ from .features import NodeTable, TooManyNodes, node_features
 from .language import detect_language
 from .metadata import Metadata, extract_metadata
 from .model import NodeModel
-from .pagekind import page_signals
+from .pagekind import markup_counts, page_signals
 from .parse import parse
 from .shipped import shipped_file
 from .site import SiteMemory
@@ -47,6 +47,8 @@ class PageNodes:
     encoding: str | None = None
     meta: Metadata = field(default_factory=Metadata)
     table: NodeTable | None = None
+    markup: dict[str, float] = field(default_factory=dict)
+    """``pagekind.markup_counts`` of the raw tree, for the page classifier."""
     reason: str | None = None
     timings_ms: dict[str, float] = field(default_factory=dict)
 
@@ -76,6 +78,7 @@ def page_nodes(body: bytes | str, url: str | None = None, *, content_type: str |
     page.meta = extract_metadata(root, url)
     if respell is not None:
         page.meta = respell(root, page.meta)
+    page.markup = markup_counts(root)
     t3 = time.perf_counter()
     links = clean(root, streams_segments(text))
     t4 = time.perf_counter()
@@ -133,7 +136,7 @@ class Extractor:
             keep = choose_nodes(proba, table.weights)
             text = assemble(table, keep)
             kept = int(keep.sum())
-            signals = page_signals(table, proba, keep)
+            signals = page_signals(table, proba, keep, page.markup)
             t2 = time.perf_counter()
             language = detect_language(text, meta.language)
             t3 = time.perf_counter()

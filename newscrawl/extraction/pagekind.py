@@ -13,7 +13,13 @@ on every page), so no signal decides alone: an XGBoost model of 80 shallow trees
   in every offline page set, so a model trained offline never splits on them;
 - what the node model saw (``PageSignals``): how much running prose, in how many paragraphs,
   in one block or in a grid of teasers, link density, whether the headline was found, and
-  how much of the kept text sits in lists, tables, code, comment threads or reviews.
+  how much of the kept text sits in lists, tables, code, comment threads or reviews;
+- what the markup holds besides the story (``MARKUP_FEATURES``): what reads like a story but
+  is not one shows it in its structure, in any language. A forum thread declares posts and
+  replies and repeats author properties; documentation has code and a deep tree of
+  navigation links; a service or product page has forms, buttons, prices, many subheadings
+  and a Product, Offer or FAQ type; a listing repeats similar linked blocks, ``<article>``
+  elements, dates and images.
 
 The feature list is defined once here, stored in the model file and checked when it loads,
 as the node model's is. ``newscrawl train-pages`` builds the model (models/pages-v1.md).
@@ -24,15 +30,18 @@ from __future__ import annotations
 import math
 import re
 import zlib
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
+from lxml import etree
 
 from .article import PageSignals
 from .features import FEATURE_NAMES, TAGS, NodeTable
+from .meta_jsonld import _loads as json_loads
 from .model import ModelMismatch, dense_predictor
 from .shipped import shipped_file
 from .text import CJK_CHAR
@@ -40,7 +49,7 @@ from .xgboost_lean import import_xgboost
 
 xgb = import_xgboost()
 
-PAGE_FEATURE_VERSION = 1
+PAGE_FEATURE_VERSION = 2
 DEFAULT_PAGE_MODEL = shipped_file("pages-v1.ubj")
 
 URL_BUCKETS = 32
@@ -67,9 +76,28 @@ _COLLECTION_TYPES = frozenset({
     "blog", "mediagallery", "imagegallery", "videogallery",
 })
 _GENERIC_TYPES = frozenset({"website", "webpage"})
+_REPLY_TYPES = frozenset({"comment", "answer"})
+_ANY_POSTING_TYPES = _REPLY_TYPES | {"discussionforumposting", "qapage", "question",
+                                     "socialmediaposting"}
+_ANY_PRODUCT_TYPES = frozenset({"product", "productgroup", "individualproduct", "offer",
+                                "aggregateoffer", "service", "localbusiness"})
+_ANY_FAQ_TYPES = frozenset({"faqpage", "howto"})
 """schema.org's and Open Graph's names, grouped by what they say about the page: an article,
 a forum or social post, a product or business, a list of things, nothing in particular (many
-CMSs put ``website`` on every page), or another thing (an event, a video ...)."""
+CMSs put ``website`` on every page), or another thing (an event, a video ...). The
+``_ANY_*`` sets are matched against every type the page's JSON-LD and microdata name, nested
+ones included: a thread's replies, a product's offers."""
+
+MARKUP_FEATURES = (
+    "any_posting_type", "reply_items", "author_props",
+    "pre_page_share", "code_elements", "nav_links", "list_depth",
+    "any_product_type", "any_faq_type", "forms", "inputs", "buttons", "selects",
+    "textareas", "prices", "subheadings",
+    "article_elements", "repeated_blocks", "time_elements", "distinct_times", "images",
+    "h1_elements",
+)
+"""What the markup holds (``markup_counts`` on the raw tree, ``page_signals`` on the page's
+text): forum, documentation, service or product and listing shapes, in that order."""
 
 
 def _names() -> tuple[str, ...]:
@@ -92,7 +120,7 @@ def _names() -> tuple[str, ...]:
              "headline_kept", "headline_on_page", "kept_list_share", "kept_table_share",
              "kept_pre_share", "kept_comment_share", "kept_review_share",
              "kept_article_share")
-    return url + declared + via + text + nodes
+    return url + declared + via + text + nodes + MARKUP_FEATURES
 
 
 PAGE_FEATURE_NAMES: tuple[str, ...] = _names()
@@ -123,6 +151,8 @@ _CURRENCY = re.compile("[$¢£¤¥\u058f\u060b\u09f2\u09f3\u0e3f\u17db\u20a0-\u2
 _DATE_OR_TIME = re.compile(r"(?<!\d)\d{1,4}[-/.:]\d{1,2}(?:[-/.:]\d{1,4})?(?!\d)")
 """``12:30``, ``2024-05-31``, ``31.05.2024``, ``5/31/24``: each post of a thread, each
 row of a list carries one; a story, one or two."""
+_PRICE = re.compile(f"{_CURRENCY.pattern}\\s?\\d|\\d[\\d.,]*\\s?{_CURRENCY.pattern}")
+"""A currency sign next to a number."""
 _DATED = re.compile(r"(?<!\d)(19|20)\d\d[/_-]?(0[1-9]|1[0-2])(?!\d)")
 _SEGMENT_WORDS = re.compile(r"[^\W\d_]+|\d+")
 _EXTENSION = re.compile(r"\.([a-z0-9]{1,5})$", re.I)
@@ -136,11 +166,103 @@ def word_count(text: str) -> float:
     return len(_WORD.findall(CJK_CHAR.sub(" ", text))) + cjk / 2
 
 
-def page_signals(table: NodeTable, proba: np.ndarray, keep: np.ndarray) -> PageSignals:
-    """Sum up the node model's view of a page (its probabilities and the nodes kept)."""
+_BLOCKS = frozenset({"div", "li", "article", "section", "tr"})
+_NAV_LINKS = etree.XPath("count(//nav//a | //aside//a)")
+_LINKED = etree.XPath("//a/ancestor::*")
+_MICRODATA = etree.XPath("//@itemtype | //@itemprop")
+_SUBHEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
+_COUNTED = ("input", "time", "ul", "ol", "script", "form", "button", "select", "textarea",
+            "code", "article", "img", "h1", *_SUBHEADINGS)
+
+
+def markup_counts(root: etree._Element) -> dict[str, float]:
+    """The ``MARKUP_FEATURES`` read from the raw tree, before cleaning drops forms, scripts
+    and navigation: one pass over the elements named, and a few XPath counts (~2 ms a page)."""
+    types: list[str] = []
+    authors = 0
+    for value in _MICRODATA(root):
+        if value.attrname == "itemtype":
+            types.append(value.rstrip("/").rsplit("/", 1)[-1].lower())
+        else:
+            authors += value in ("author", "creator")
+    tags: Counter[str] = Counter()
+    inputs = 0
+    times: set[str] = set()
+    depth = 0
+    for el in root.iter(*_COUNTED):
+        tag = el.tag
+        tags[tag] += 1
+        if tag == "input":
+            inputs += (el.get("type") or "text").lower() != "hidden"
+        elif tag == "time":
+            times.add(el.get("datetime") or el.text or "")
+        elif tag in ("ul", "ol"):
+            if tags["ul"] + tags["ol"] < 2000:
+                depth = max(depth, 1 + sum(1 for _ in el.iterancestors("ul", "ol")))
+        elif tag == "script" and (el.get("type") or "").lower() == "application/ld+json":
+            data = json_loads(el.text or "")
+            if data is not None:
+                _ld_types(data, types)
+    # Blocks that hold a link have a parent that holds one too: look only there.
+    linked = set(_LINKED(root))
+    repeated = 0
+    for el in linked:
+        if len(el) >= 3:
+            same = Counter((k.tag, k.get("class") or "") for k in el
+                           if k in linked and k.tag in _BLOCKS)
+            if same:
+                repeated = max(repeated, max(same.values()))
+    declared = set(types)
+    return {
+        "any_posting_type": bool(declared & _ANY_POSTING_TYPES),
+        "reply_items": sum(t in _REPLY_TYPES for t in types),
+        "author_props": math.log1p(authors),
+        "code_elements": math.log1p(tags["code"]),
+        "nav_links": math.log1p(_NAV_LINKS(root)),
+        "list_depth": depth,
+        "any_product_type": bool(declared & _ANY_PRODUCT_TYPES),
+        "any_faq_type": bool(declared & _ANY_FAQ_TYPES),
+        "forms": tags["form"],
+        "inputs": inputs,
+        "buttons": tags["button"],
+        "selects": tags["select"],
+        "textareas": tags["textarea"],
+        "subheadings": math.log1p(sum(tags[h] for h in _SUBHEADINGS)),
+        "article_elements": tags["article"],
+        "repeated_blocks": math.log1p(repeated),
+        "time_elements": math.log1p(tags["time"]),
+        "distinct_times": math.log1p(len(times)),
+        "images": math.log1p(tags["img"]),
+        "h1_elements": tags["h1"],
+    }
+
+
+def _ld_types(data: object, types: list[str]) -> None:
+    """Append every ``@type`` in a JSON-LD document to ``types``, nested ones included."""
+    stack = [data]
+    while stack and len(types) < 2000:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            t = node.get("@type")
+            types.extend(x.rsplit("/", 1)[-1].lower() for x in (t if isinstance(t, list) else [t])
+                         if isinstance(x, str))
+            stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
+
+
+def page_signals(table: NodeTable, proba: np.ndarray, keep: np.ndarray,
+                 markup: dict[str, float] | None = None) -> PageSignals:
+    """Sum up the node model's view of a page (its probabilities and the nodes kept), with
+    what its markup holds (``markup_counts``) and what its whole text does."""
     n = len(table)
     if not n:
         return PageSignals()
+    text = "\n".join(table.texts)
+    counts = dict(markup or {})
+    counts["pre_page_share"] = _kept_share(table.weights, table.X, (_TAG_PRE,),
+                                           float(table.weights.sum()))
+    counts["prices"] = math.log1p(len(_PRICE.findall(text)))
     w = table.weights
     X = table.X
     kw = w[keep]
@@ -168,6 +290,7 @@ def page_signals(table: NodeTable, proba: np.ndarray, keep: np.ndarray) -> PageS
         kept_review_share=_near_share(kw, X[keep, _N_REVIEW], kept_total),
         kept_article_share=_near_share(
             kw, np.minimum(X[keep, _N_ARTICLE], X[keep, _N_T_ARTICLE]), kept_total),
+        markup=tuple(float(counts.get(name, np.nan)) for name in MARKUP_FEATURES),
     )
 
 
@@ -317,6 +440,8 @@ def page_features(*, url: str | None, text: str, page_type: str | None = None,
     row[c["kept_comment_share"]] = s.kept_comment_share
     row[c["kept_review_share"]] = s.kept_review_share
     row[c["kept_article_share"]] = s.kept_article_share
+    start = c[MARKUP_FEATURES[0]]
+    row[start:start + len(MARKUP_FEATURES)] = s.markup or np.nan
     return row
 
 
