@@ -483,14 +483,13 @@ def _authors(root: etree._Element, c: _Collected, ld: JsonLd | None,
     sources.append(("microdata_item", _item_author(c)))
     sites = {_key(n) for n in (site_name, ld.publisher if ld else None) if n}
     fallback: tuple[str, ...] = ()
-    fallback_source = ""
     for source, values in sources:
         if not on(f"authors.{source}"):
             continue
         names = clean_authors(values)
         writers = tuple(n for n in names if not (_names_site(n, sites) or _OUTLET_NAME.search(n)))
         if names and all(n.casefold() in AGENCIES for n in writers):
-            fallback, fallback_source = fallback or names, fallback_source or source
+            fallback = fallback or names
         elif writers:
             # the outlet listed beside its writers ("한국일보", "신현주 기자") is not one of them
             return decided(f"authors.{source}", writers)
@@ -498,7 +497,7 @@ def _authors(root: etree._Element, c: _Collected, ld: JsonLd | None,
     if names:
         return names
     if fallback and on("authors.site_or_agency"):
-        return decided(f"authors.site_or_agency:{fallback_source}", fallback)
+        return decided("authors.site_or_agency", fallback)
     # An organisation credited as the author (a company blog) is still the page's author.
     if ld and ld.author_orgs and on("authors.jsonld_organisation"):
         return decided("authors.jsonld_organisation", clean_authors(ld.author_orgs))

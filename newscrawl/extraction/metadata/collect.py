@@ -142,6 +142,28 @@ def on(rule: str) -> bool:
     return rule not in OFF.get()
 
 
+def fired(rule: str) -> bool:
+    """Count ``rule`` as having decided its field (a filter that dropped a value); True."""
+    counts = RULES.get()
+    if counts is not None:
+        counts[rule] += 1
+    return True
+
+
+def first_declared(metas: dict[str, list[str]], keys: tuple[str, ...],
+                   field: str) -> tuple[str, str] | None:
+    """The first value of the first of ``keys`` that is not switched off, with its rule's name
+    (``site_name.meta:og:site_name``): each meta key a field is read from is a rule."""
+    for key in keys:
+        rule = f"{field}.meta:{key}"
+        if not on(rule):
+            continue
+        for value in metas.get(key, ()):
+            if value:
+                return rule, value
+    return None
+
+
 def decided(rule: str, value: _T) -> _T:
     """``value``, counted for ``rule`` when it is something: each rule is named ``field.rule``
     ("title.kicker_above") so that it can be weighed on pages it was not written for."""
@@ -283,4 +305,13 @@ def _words(text: str) -> set[str]:
 
 
 def _page_type(c: _Collected, ld: JsonLd | None) -> str:
-    return (ld.type if ld else None) or (_first(c.metas, ("og:type",)) or "").strip().lower()
+    found = _page_type_declared(c, ld)
+    return found[1] if found else ""
+
+
+def _page_type_declared(c: _Collected, ld: JsonLd | None) -> tuple[str, str] | None:
+    """(rule, type): JSON-LD's ``@type``, else og:type, lower-cased."""
+    if ld and ld.type and on("page_type.jsonld"):
+        return "page_type.jsonld", ld.type
+    found = first_declared(c.metas, ("og:type",), "page_type")
+    return (found[0], found[1].strip().lower()) if found else None
