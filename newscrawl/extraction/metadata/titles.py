@@ -408,9 +408,6 @@ def _chosen_title(root: etree._Element, c: _Collected, ld: JsonLd | None, declar
     if slugged is not None and on("title.slug_h1"):
         return decided("title.slug_h1", _cut_descriptors(slugged))
     if heading is None:
-        # Declared titles that only name the site say nothing of the page: its only <h1> does.
-        if named is None and len(h1s) == 1 and on("title.h1_over_site_name"):
-            return decided("title.h1_over_site_name", _cut_descriptors(h1s[0][0]))
         named = named or (names[0] if names else None)
         if named and not home and on("title.shown_piece") and (
                 shown := _shown_piece(root, named)):
