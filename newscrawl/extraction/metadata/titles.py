@@ -435,11 +435,6 @@ def _chosen_title(root: etree._Element, c: _Collected, ld: JsonLd | None, declar
         k, n = _key(text), _key(named)
         if k != n and k.endswith(n) and on("title.h1_lead_in"):
             return decided("title.h1_lead_in", named)
-    # "8 Recent Trends in Photography" declared, "Recent Trends in Photography" in the <h1>:
-    # a declared title that only adds numbers (a count, a year) is the same headline with
-    # what the theme's shorter <h1> leaves out.
-    if named and on("title.declared_numbers") and _adds_only_numbers(named, text):
-        return decided("title.declared_numbers", named)
     # A page that calls itself a generic web page (schema.org WebPage, og:type website), with
     # its <h1> outside any <article>, is a landing page: its <h1> is a hero line ("One
     # workspace. Zero busywork.") and the declared title names the page. An <h1> that only
@@ -496,12 +491,6 @@ def _kicker_above(h1: etree._Element, text: str, named: str) -> bool:
 
 _KICKER_TEXTS = 4
 """Texts just above the <h1> where its overline sits (nearest first)."""
-
-
-def _adds_only_numbers(longer: str, shorter: str) -> bool:
-    k, n = _key(shorter), _key(longer)
-    return (k != n and _DIGITS.sub("", k) == _DIGITS.sub("", n)
-            and set(_DIGITS.findall(shorter)) <= set(_DIGITS.findall(longer)))
 
 
 def _part_before_heading(title: str | None, heading: str, sites: list[str]) -> str | None:
