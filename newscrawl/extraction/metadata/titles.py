@@ -38,7 +38,6 @@ from newscrawl.extraction.text import (
     CJK_CHAR,
     HAN,
     HIDING_CLASSES,
-    letters_key,
     screen_reader_only,
 )
 
@@ -242,60 +241,6 @@ def _spaced_separators(title: str) -> str:
     return _CJK_SEPARATOR.sub(lambda m: f" {(m.group(1) or m.group(2))[0]} ", title)
 
 
-def _shown_piece(root: etree._Element, title: str) -> str | None:
-    """The part of ``Headline _ Channel _ Site`` that the page shows as a text of its own,
-    when it holds the title's longest piece and is not the whole title: the headline as a
-    reader sees it, where the site's name is neither declared nor the host's ("云南日报网" on
-    yndaily.com), so it cannot be cut by name. Site and channel names are short pieces, and
-    what the banner, menu or footer shows is the site's own ("Acme Widgets International"
-    in "Contact - Acme Widgets International")."""
-    parts = _SEPARATOR_SPLIT.split(title)
-    pieces = parts[::2]
-    if len(pieces) < 2 or len(pieces) > _SHOWN_PIECES:
-        return None
-    longest = max(range(len(pieces)), key=lambda i: len(pieces[i]))
-    if len(pieces[longest]) < _SHOWN_MARGIN * max(
-            len(p) for i, p in enumerate(pieces) if i != longest):
-        return None
-    runs: dict[str, str] = {}
-    for first in range(longest + 1):
-        for last in range(longest, len(pieces)):
-            if (first, last) != (0, len(pieces) - 1):
-                run = "".join(parts[2 * first: 2 * last + 1]).strip()
-                runs[letters_key(run)] = run
-    whole = letters_key(title)
-    shortest = min(map(len, runs))
-    found: str | None = None
-    body = next(root.iter("body"), root)
-    for text in _SHOWN_TEXTS(body):
-        if len(text) < shortest:
-            continue
-        key = letters_key(text)
-        if key == whole:
-            return None
-        if key in runs and (found is None or len(runs[key]) > len(found)) and not (
-                _in_template(text.getparent())):
-            found = runs[key]
-    return found
-
-
-def _in_template(el: etree._Element) -> bool:
-    """In the page's banner, menu or footer, where a site shows its own name."""
-    return el.tag in _TEMPLATE_TAGS or next(el.iterancestors(*_TEMPLATE_TAGS), None) is not None
-
-
-_TEMPLATE_TAGS = ("header", "nav", "footer")
-
-
-_SHOWN_PIECES = 6
-_SHOWN_TEXTS = etree.XPath(".//text()[not(parent::title or parent::script or parent::style)]")
-_SHOWN_MARGIN = 1.5
-_SEPARATOR_SPLIT = re.compile("(" + "|".join(map(re.escape, sorted(
-    set(_TITLE_SEPARATORS) - {": ", "："}, key=len, reverse=True))) + ")")
-"""Not at colons: "How to Make a Good Game: 5 Mistakes" is one headline, and its page may
-show the part after the colon on its own."""
-
-
 def _in_page_header(h1: etree._Element) -> bool:
     """Inside a <header> that is not within the article: the site's banner, or a category
     page's title bar. Taken only when it agrees closely with the declared title."""
@@ -409,9 +354,6 @@ def _chosen_title(root: etree._Element, c: _Collected, ld: JsonLd | None, declar
         return decided("title.slug_h1", _cut_descriptors(slugged))
     if heading is None:
         named = named or (names[0] if names else None)
-        if named and not home and on("title.shown_piece") and (
-                shown := _shown_piece(root, named)):
-            return decided("title.shown_piece", shown)
         if named:
             return decided("title.declared", named)
         return decided("title.first_h1", _cut_descriptors(h1s[0][0]) if h1s else None)
