@@ -29,7 +29,6 @@ from newscrawl.extraction.metadata.collect import (
 from newscrawl.extraction.metadata.headings import (
     _inline_lines,
     _inline_text,
-    _kicker,
     _rstrip_glyphs,
 )
 from newscrawl.extraction.metadata.walk import _iter_before, _Walk
@@ -367,8 +366,6 @@ def _chosen_title(root: etree._Element, c: _Collected, ld: JsonLd | None, declar
         _part_before_heading(c.title, text, sites))
     if page_part and on("title.part_before_h1"):
         return decided("title.part_before_h1", page_part)
-    if on("title.kicker") and (kicked := _without_kicker(heading[1], text, named)):
-        return decided("title.kicker", kicked)
     if named and on("title.kicker_above") and _kicker_above(heading[1], text, named):
         return decided("title.kicker_above", named)
     # "Thread: <title>", "Blog: <title>", "<Product line> <title>": an <h1> that only puts a
@@ -392,31 +389,6 @@ def _chosen_title(root: etree._Element, c: _Collected, ld: JsonLd | None, declar
             and on("title.h1_credit_cut")):
         return decided("title.h1_credit_cut", text[: -len(credit)].rstrip())
     return decided("title.h1", text)
-
-
-def _without_kicker(h1: etree._Element, text: str, named: str | None) -> str | None:
-    """A news headline under its kicker, both in the <h1> ("Eskalation im Nahen Osten" over
-    "Die israelische Zurückhaltung ..."): the publisher's declared title when it writes the
-    two as one ("Kicker: Headline"), else the headline alone, never the two run together. A
-    plain first ``<span>`` counts as a kicker only when the declared title is the rest."""
-    found = _kicker(h1)
-    if found is None:
-        return None
-    kicker, hinted = found
-    rest = text[len(kicker):]
-    if not text.startswith(kicker) or not _WORD.search(rest) or not _KICKER_GAP.match(rest):
-        return None  # "Category:Planning" is one name
-    if named and _key(named) == _key(text):
-        return named if hinted else None
-    rest = rest.lstrip(_KICKER_SEPARATORS)
-    if hinted or (named and _key(named) == _key(rest)):
-        return rest
-    return None
-
-
-_KICKER_SEPARATORS = " :|–—-·•"
-_KICKER_GAP = re.compile(r"\s|[:|–—·•-]\s")
-"""A space, or a separator and a space, between a kicker and its headline."""
 
 
 def _kicker_above(h1: etree._Element, text: str, named: str) -> bool:
