@@ -27,7 +27,6 @@ from newscrawl.extraction.metadata.collect import (
     on,
 )
 from newscrawl.extraction.metadata.headings import (
-    _inline_lines,
     _inline_text,
     _rstrip_glyphs,
 )
@@ -384,10 +383,6 @@ def _chosen_title(root: etree._Element, c: _Collected, ld: JsonLd | None, declar
         k, n = _key(_DIGITS.sub("", text)), _key(_DIGITS.sub("", named))
         if k not in n and n not in k and on("title.landing_page"):
             return decided("title.landing_page", named)
-    credit = _lines_after_titles(_inline_lines(heading[1]), declared_words)
-    if (credit and text.endswith(credit) and len(credit) < len(text)
-            and on("title.h1_credit_cut")):
-        return decided("title.h1_credit_cut", text[: -len(credit)].rstrip())
     return decided("title.h1", text)
 
 
@@ -471,18 +466,3 @@ def _cut_descriptors(title: str) -> str:
         if head != title and _WORD.search(head):
             title = head
     return title
-
-
-def _lines_after_titles(lines: list[str], declared_words: set[str]) -> str:
-    """The lines of an <h1> after the last one a declared title shares a word with: a credit
-    or a kicker the page sets under the headline in the same <h1> ("米朝首脳直通電話
-    習氏に挑むトランプ戦術の成否" / "編集委員 中沢克二"); "" when there are none."""
-    agree = [bool((_words(line) & declared_words) - _FUNCTION_WORDS) for line in lines]
-    if len(lines) < 2 or not agree[0] or all(agree):
-        return ""
-    last = max(i for i, a in enumerate(agree) if a)
-    after = lines[last + 1:]
-    # A line that opens in lower case goes on with the headline ("... for teams" / "and agents").
-    if after[0][:1].islower() or not any(_words(line) for line in after):
-        return ""
-    return " ".join(after)
