@@ -185,25 +185,6 @@ def test_itemprop_author_with_nested_name():
     assert m.authors == ("Ola Nordmann",)
 
 
-def test_forum_thread_author_from_the_opening_posts_microdata_not_a_replys_byline():
-    # A forum theme declares the opening post as a microdata DiscussionForumPosting, its writer
-    # in a hidden block above the title; the opening post's visible box has no author hint and
-    # the first reply's does.
-    body = ('<div itemscope itemtype="https://schema.org/DiscussionForumPosting">'
-            '<div class="hidden"><div itemprop="author" itemscope '
-            'itemtype="https://schema.org/Person"><span itemprop="name">JosephF</span></div></div>'
-            '<h1>Replacement projector recommendations</h1>'
-            '<article><div class="user"><a href="/members/josephf.1/">JosephF</a></div>'
-            '<p>My projector died. What should I buy?</p></article>'
-            '<article><div class="user" itemprop="author" itemscope>'
-            '<meta itemprop="name" content="eljaycanuck"></div><p>Get the Epson.</p></article>'
-            '</div>')
-    assert meta(page(body=body)).authors == ("JosephF",)
-    # A comment's author, declared the same way, is no page author.
-    comment = body.replace("DiscussionForumPosting", "Comment")
-    assert meta(page(body=comment)).authors != ("JosephF",)
-
-
 @pytest.mark.parametrize(("opening", "author"), [
     # XenForo: the label before the name, under the title
     ('<ul><li><span class="u-srOnly">Thread starter</span> <a href="/members/sean_g.81409/" '

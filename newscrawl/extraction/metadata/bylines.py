@@ -88,22 +88,6 @@ _BY_GERUND = re.compile(r"\s*[Bb]y\s+[a-z]+ing\b")
 _MAX_BYLINE_TEXT = 200
 
 
-def _item_author(c: _Collected) -> list[str]:
-    """The author of the page's first microdata article or posting (``itemtype`` Article,
-    BlogPosting, DiscussionForumPosting, Question ...): structured data, as JSON-LD is. Forum
-    themes declare the thread's opening post so, with its writer in a hidden block above the
-    title, while the replies below carry authors of their own; the byline nearest the title
-    can be a reply's."""
-    for el in c.author_els:
-        item = next((a for a in el.iterancestors() if a.get("itemscope") is not None), None)
-        if item is None:
-            continue
-        kind = (item.get("itemtype") or "").rstrip("/").rsplit("/", 1)[-1].lower()
-        if kind.endswith(("article", "posting")) or kind == "question":
-            return _byline_texts(el)
-    return []
-
-
 _CONNECTOR_LINE = re.compile(r"\n\s*(,|&|and|und|et|y|e|og|och|en|i|и|和|、)\s*\n", re.I)
 
 
@@ -480,7 +464,6 @@ def _authors(root: etree._Element, c: _Collected, ld: JsonLd | None,
         if values:
             sources.append((f"meta:{key}", values))
     sources.append(("twitter_label", _twitter_author(c)))
-    sources.append(("microdata_item", _item_author(c)))
     sites = {_key(n) for n in (site_name, ld.publisher if ld else None) if n}
     fallback: tuple[str, ...] = ()
     for source, values in sources:
