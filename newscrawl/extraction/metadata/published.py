@@ -402,8 +402,6 @@ def _published(root: etree._Element, c: _Collected, ld: JsonLd | None, url: str 
         ("post_timestamp", lambda: _post_timestamp(h1)),
         ("time", lambda: _time_date(c, url, _times_by_headline(c, h1))),
         ("shown", lambda: (shown.date if (shown := _shown_date(c, h1, url)) else None)),
-        ("time_labelled_update",
-         lambda: _time_date(c, url, [t for t in c.times if _labelled_time_update(t)])),
         ("url", lambda: url_date(url)),
         ("far_below", lambda: _far_date(root, c, h1)),
         ("modified", lambda: modified),
