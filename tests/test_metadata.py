@@ -1325,9 +1325,6 @@ def test_a_page_without_headline_is_read_for_a_date_only_near_its_top() -> None:
 
 @pytest.mark.parametrize(("key", "field", "value", "expected"), [
     ("dc:creator", "authors", "Jane Doe", ("Jane Doe",)),  # Dublin Core in a name, RDFa-style
-    ("authors", "authors", "Jane Doe", ("Jane Doe",)),
-    ("og:author", "authors", "Jane Doe", ("Jane Doe",)),
-    ("shareaholic:article_author_name", "authors", "Jane Doe", ("Jane Doe",)),
     ("fb_title", "title", "Snow in Madrid", "Snow in Madrid"),
     ("dc:description", "description", "A long day of snow", "A long day of snow"),
     ("sailthru.description", "description", "A long day of snow", "A long day of snow"),

@@ -49,10 +49,7 @@ _TITLE_KEYS = ("og:title", "twitter:title", "headline", "sailthru.title", "parse
                "dc.title", "dcterms.title", "citation_title", "title", "fb_title", "rbtitle",
                "shareaholic:title")
 _AUTHOR_KEYS = ("article:author", "author", "parsely-author", "sailthru.author", "dc.creator",
-                "dcterms.creator", "citation_author", "byl", "byline", "article.author",
-                "og:article:author", "creator", "authors", "og:author",
-                "dc.creator.aut", "dcterms.creator.aut", "rbauthors", "dcsext.author",
-                "atc-metaauthor", "shareaholic:article_author_name")
+                "citation_author")
 _PUBLISHED_KEYS = (
     "article:published_time", "og:article:published_time", "article:published",
     "og:published_time", "datepublished", "published_time", "publishdate", "publish-date",
