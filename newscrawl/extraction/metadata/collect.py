@@ -71,8 +71,7 @@ _MODIFIED_KEYS = ("article:modified_time", "og:updated_time", "datemodified",
                   "og:article:modified_time", "article:modified_date", "article:post_modified",
                   "updated_time", "dc.modified", "lastmodified", "modificationdate", "bt:moddate",
                   "revision_date")
-_DESCRIPTION_KEYS = ("og:description", "description", "twitter:description", "dc.description",
-                     "dcterms.description", "sailthru.description", "dcterms.abstract")
+_DESCRIPTION_KEYS = ("og:description", "description")
 _SITE_KEYS = ("og:site_name", "application-name", "apple-mobile-web-app-title",
               "publisher", "twitter:site", "dc.publisher", "dcterms.publisher",
               "sailthru.publisher", "rbpubname")
