@@ -75,8 +75,7 @@ _DESCRIPTION_KEYS = ("og:description", "description")
 _SITE_KEYS = ("og:site_name", "application-name", "apple-mobile-web-app-title",
               "publisher", "twitter:site", "dc.publisher", "dcterms.publisher",
               "sailthru.publisher", "rbpubname")
-_IMAGE_KEYS = ("og:image", "og:image:url", "og:image:secure_url", "twitter:image",
-               "twitter:image:src", "image", "thumbnailurl")
+_IMAGE_KEYS = ("og:image", "twitter:image")
 # Not "tags": of the eight pages in the three sets whose tags it would give, four hold an
 # analytics tagger's labels ("foo,money,m_food"), record ids or the site's name.
 _TAG_KEYS = ("article:tag", "news_keywords", "keywords", "parsely-tags", "sailthru.tags",
