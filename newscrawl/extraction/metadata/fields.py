@@ -112,7 +112,7 @@ def _image(c: _Collected, ld: JsonLd | None, url: str | None) -> str | None:
     if found is None and ld and ld.image and on("image.jsonld"):
         found = ("image.jsonld", ld.image)
     found = found or first_declared(c.metas, ("image_src",), "image")
-    return decided(found[0], _url_or_none(found[1], url, "image")) if found else None
+    return decided(found[0], _url_or_none(found[1], url)) if found else None
 
 
 def _canonical(c: _Collected, ld: JsonLd | None, url: str | None) -> str | None:
@@ -120,7 +120,7 @@ def _canonical(c: _Collected, ld: JsonLd | None, url: str | None) -> str | None:
         "canonical_url.link") else first_declared(c.metas, ("og:url",), "canonical_url")
     if found is None and ld and ld.url and on("canonical_url.jsonld"):
         found = ("canonical_url.jsonld", ld.url)
-    return decided(found[0], _url_or_none(found[1], url, "canonical_url")) if found else None
+    return decided(found[0], _url_or_none(found[1], url)) if found else None
 
 
 def _language(root: etree._Element, c: _Collected, ld: JsonLd | None) -> str | None:
@@ -201,11 +201,10 @@ def _tags(c: _Collected, ld: JsonLd | None) -> tuple[str, ...]:
     return decided(rule, tuple(out))
 
 
-_GLUED_ORIGIN = re.compile(r"https?://[^/?#]+/?(?=https?://)", re.I)
 _UNSAFE_URL_CHAR = re.compile(r"[\x00-\x20\"<>\\^`{|}\x7f]")
 
 
-def _url_or_none(value: str | None, base: str | None, field: str = "url") -> str | None:
+def _url_or_none(value: str | None, base: str | None) -> str | None:
     """An absolute URL as Scrapy writes a request's ("Reventals Logo.png" → "Reventals%20Logo
     .png", a non-ASCII path percent-encoded, the host in IDNA), so the item's ``url`` and its
     ``canonical_url`` compare as strings."""
@@ -214,10 +213,6 @@ def _url_or_none(value: str | None, base: str | None, field: str = "url") -> str
     value = value.strip()
     if not value or value.startswith(("data:", "javascript:")) or len(value) > 2048:
         return None
-    glued = _GLUED_ORIGIN.match(value)
-    # a CMS put the site's address before an absolute URL ("https://a.mehttps://cdn…")
-    if glued and on(f"{field}.glued_origin") and fired(f"{field}.glued_origin"):
-        value = value[glued.end():]
     try:
         url = urljoin(base, value) if base else value
         # safe_url_string costs ~30 us a URL; most are already safe (ASCII, nothing to quote,
