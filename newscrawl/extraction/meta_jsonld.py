@@ -46,7 +46,6 @@ class JsonLd:
     author_orgs: list[str] = field(default_factory=list)
     published: str | None = None
     modified: str | None = None
-    language: str | None = None
     description: str | None = None
     publisher: str | None = None
     image: str | None = None
@@ -186,7 +185,6 @@ def _fill(out: JsonLd, node: dict, ids: dict[str, dict], kind: str) -> None:
         _people(node.get("author") or node.get("creator"), ids, out.authors, out.author_orgs)
     set_once("published", _text(node.get("datePublished")) or _text(node.get("dateCreated")))
     set_once("modified", _text(node.get("dateModified")))
-    set_once("language", _text(node.get("inLanguage")))
     set_once("description", _text(node.get("description")))
     publisher = node.get("publisher")
     if isinstance(publisher, dict) and "name" not in publisher:

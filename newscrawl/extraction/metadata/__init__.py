@@ -121,7 +121,7 @@ def _read(root: etree._Element, url: str | None, rules: Counter[str] | None) -> 
     site_name = fields.get("site_name")
     guarded("title", _choose_title, root, c, ld, site_name, url)
     guarded("authors", _authors, root, c, ld, site_name)
-    guarded("language", _language, root, c, ld)
+    guarded("language", _language, root, c)
     with page_language(fields.get("language")):  # type: ignore[arg-type]
         if on("modified.declared"):
             guarded("modified", lambda: decided("modified.declared", _date([

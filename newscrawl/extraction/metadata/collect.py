@@ -81,7 +81,7 @@ _IMAGE_KEYS = ("og:image", "twitter:image")
 _TAG_KEYS = ("article:tag", "news_keywords", "keywords", "parsely-tags", "sailthru.tags",
              "shareaholic:keywords", "dcterms.subject", "citation_keywords")
 _SECTION_KEYS = ("article:section", "section", "parsely-section", "category", "articlesection")
-_LANGUAGE_KEYS = ("content-language", "og:locale", "language", "dc.language", "inlanguage")
+_LANGUAGE_KEYS = ("content-language", "og:locale")
 _WORD = re.compile(r"\w+")
 _RDFA_PREFIX = re.compile(r"^(dc|dcterms):")
 

@@ -123,14 +123,10 @@ def _canonical(c: _Collected, ld: JsonLd | None, url: str | None) -> str | None:
     return decided(found[0], _url_or_none(found[1], url)) if found else None
 
 
-def _language(root: etree._Element, c: _Collected, ld: JsonLd | None) -> str | None:
+def _language(root: etree._Element, c: _Collected) -> str | None:
     html_el = root if root.tag == "html" else root.find(".//html")
-    sources: list[tuple[str, str | None] | None] = []
-    if html_el is not None:
-        sources += [("language.html_lang", html_el.get("lang")),
-                    ("language.xml_lang", html_el.get("xml:lang"))]
-    sources += [first_declared(c.metas, _LANGUAGE_KEYS, "language"),
-                ("language.jsonld", ld.language if ld else None)]
+    sources = [("language.html_lang", html_el.get("lang") if html_el is not None else None),
+               first_declared(c.metas, _LANGUAGE_KEYS, "language")]
     for found in sources:
         if found and on(found[0]) and (tag := normalise_language(found[1])):
             return decided(found[0], tag)
