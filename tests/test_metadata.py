@@ -1324,7 +1324,6 @@ def test_a_page_without_headline_is_read_for_a_date_only_near_its_top() -> None:
 @pytest.mark.parametrize(("key", "field", "value", "expected"), [
     ("dc:creator", "authors", "Jane Doe", ("Jane Doe",)),  # Dublin Core in a name, RDFa-style
     ("fb_title", "title", "Snow in Madrid", "Snow in Madrid"),
-    ("dc.publisher", "site_name", "Gazette", "Gazette"),
     ("dcterms.subject", "tags", "snow, madrid", ("snow", "madrid")),
     ("tags", "tags", "foo,money,m_food", ()),  # an analytics tagger's labels, not topics
 ])

@@ -72,9 +72,7 @@ _MODIFIED_KEYS = ("article:modified_time", "og:updated_time", "datemodified",
                   "updated_time", "dc.modified", "lastmodified", "modificationdate", "bt:moddate",
                   "revision_date")
 _DESCRIPTION_KEYS = ("og:description", "description")
-_SITE_KEYS = ("og:site_name", "application-name", "apple-mobile-web-app-title",
-              "publisher", "twitter:site", "dc.publisher", "dcterms.publisher",
-              "sailthru.publisher", "rbpubname")
+_SITE_KEYS = ("og:site_name", "application-name", "apple-mobile-web-app-title", "twitter:site")
 _IMAGE_KEYS = ("og:image", "twitter:image")
 # Not "tags": of the eight pages in the three sets whose tags it would give, four hold an
 # analytics tagger's labels ("foo,money,m_food"), record ids or the site's name.
