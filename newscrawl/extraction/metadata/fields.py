@@ -24,7 +24,6 @@ from newscrawl.extraction.metadata.collect import (
     _SITE_KEYS,
     _TAG_KEYS,
     _Collected,
-    _hostname,
     _plain,
     decided,
     fired,
@@ -76,13 +75,8 @@ _NOT_SITE_NAMES = frozenset({"home", "homepage", "home page", "index", "welcome"
 
 
 def _site(value: str | None) -> str | None:
-    """Some sites declare their address as their name ("http://www.tmz.com"), which still
-    names them; a social handle names them without its "@", and made into an address
-    ("http://@handle") names nothing; nor does a template's "Homepage"."""
+    """A social handle names the site without its "@"; a template's "Homepage" names nothing."""
     value = _plain(value, 200)
-    if value and value.startswith(("http://", "https://")) and (
-            "@" in value or not _hostname(value)) and on("site_name.not_address"):
-        return None if fired("site_name.not_address") else value
     if value and value.casefold() in _NOT_SITE_NAMES and on("site_name.placeholder"):
         return None if fired("site_name.placeholder") else value
     if value and value.startswith("@") and on("site_name.handle") and fired("site_name.handle"):
