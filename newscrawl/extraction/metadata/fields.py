@@ -71,14 +71,9 @@ _NOT_SECTIONS = frozenset({"tag", "tags", "category", "categories", "uncategoriz
                            "uncategorised", "none", "null", "undefined", "section"})
 
 
-_NOT_SITE_NAMES = frozenset({"home", "homepage", "home page", "index", "welcome", "untitled"})
-
-
 def _site(value: str | None) -> str | None:
-    """A social handle names the site without its "@"; a template's "Homepage" names nothing."""
+    """A social handle names the site without its "@"."""
     value = _plain(value, 200)
-    if value and value.casefold() in _NOT_SITE_NAMES and on("site_name.placeholder"):
-        return None if fired("site_name.placeholder") else value
     if value and value.startswith("@") and on("site_name.handle") and fired("site_name.handle"):
         return value[1:] or None
     return value
