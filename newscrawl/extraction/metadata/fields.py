@@ -40,14 +40,11 @@ _SENTENCE_END = re.compile(r"[.!?]\s+[A-Z]")
 
 
 def _section(value: str | None) -> str | None:
-    """A URL in the section's place (the page's own, on some sites) names no section, and
-    neither do sentences (a description filed as the section) nor a template's placeholder
-    (WIRED's ``article:section`` "tags", WordPress's "Uncategorized")."""
+    """Sentences (a description filed as the section) name no section, nor does a template's
+    placeholder (WIRED's ``article:section`` "tags", WordPress's "Uncategorized")."""
     value = _plain(value, 200)
     if not value:
         return value
-    if value.startswith(("http://", "https://")) and on("section.not_url"):
-        return None if fired("section.not_url") else value
     if (len(value) > 100 or (len(value.split()) >= 10 and _SENTENCE_END.search(value))) and on(
             "section.not_sentence"):
         return None if fired("section.not_sentence") else value
