@@ -51,7 +51,6 @@ class JsonLd:
     image: str | None = None
     keywords: list[str] = field(default_factory=list)
     section: str | None = None
-    url: str | None = None
     body: str | None = None
 
 
@@ -195,7 +194,6 @@ def _fill(out: JsonLd, node: dict, ids: dict[str, dict], kind: str) -> None:
     if not out.keywords:
         out.keywords = _keywords(node.get("keywords"))
     set_once("section", _text(node.get("articleSection")))
-    set_once("url", _url(node.get("url")) or _url(node.get("mainEntityOfPage")))
     body = node.get("articleBody")
     if isinstance(body, str) and body.strip():
         set_once("body", body.strip())

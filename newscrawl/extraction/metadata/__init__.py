@@ -137,7 +137,7 @@ def _read(root: etree._Element, url: str | None, rules: Counter[str] | None) -> 
     guarded("image", _image, c, ld, url)
     guarded("tags", _tags, c, ld)
     guarded("section", _section_of, c, ld)
-    guarded("canonical_url", _canonical, c, ld, url)
+    guarded("canonical_url", _canonical, c, url)
     guarded("page_type", lambda: decided(*found) if (found := _page_type_declared(c, ld))
             else None)
     guarded("article_body", lambda: ld.body if ld else None)

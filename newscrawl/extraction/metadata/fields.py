@@ -101,11 +101,9 @@ def _image(c: _Collected, ld: JsonLd | None, url: str | None) -> str | None:
     return decided(found[0], _url_or_none(found[1], url)) if found else None
 
 
-def _canonical(c: _Collected, ld: JsonLd | None, url: str | None) -> str | None:
+def _canonical(c: _Collected, url: str | None) -> str | None:
     found = ("canonical_url.link", c.canonical) if c.canonical and on(
         "canonical_url.link") else first_declared(c.metas, ("og:url",), "canonical_url")
-    if found is None and ld and ld.url and on("canonical_url.jsonld"):
-        found = ("canonical_url.jsonld", ld.url)
     return decided(found[0], _url_or_none(found[1], url)) if found else None
 
 
