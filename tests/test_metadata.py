@@ -1318,7 +1318,6 @@ def test_a_page_without_headline_is_read_for_a_date_only_near_its_top() -> None:
 @pytest.mark.parametrize(("key", "field", "value", "expected"), [
     ("dc:creator", "authors", "Jane Doe", ("Jane Doe",)),  # Dublin Core in a name, RDFa-style
     ("fb_title", "title", "Snow in Madrid", "Snow in Madrid"),
-    ("dcterms.subject", "tags", "snow, madrid", ("snow", "madrid")),
     ("tags", "tags", "foo,money,m_food", ()),  # an analytics tagger's labels, not topics
 ])
 def test_less_common_meta_names(key, field, value, expected):

@@ -76,8 +76,7 @@ _SITE_KEYS = ("og:site_name", "application-name", "apple-mobile-web-app-title", 
 _IMAGE_KEYS = ("og:image", "twitter:image")
 # Not "tags": of the eight pages in the three sets whose tags it would give, four hold an
 # analytics tagger's labels ("foo,money,m_food"), record ids or the site's name.
-_TAG_KEYS = ("article:tag", "news_keywords", "keywords", "parsely-tags", "sailthru.tags",
-             "shareaholic:keywords", "dcterms.subject", "citation_keywords")
+_TAG_KEYS = ("article:tag", "news_keywords", "keywords", "parsely-tags", "sailthru.tags")
 _SECTION_KEYS = ("article:section", "section", "parsely-section", "category", "articlesection")
 _LANGUAGE_KEYS = ("content-language", "og:locale")
 _WORD = re.compile(r"\w+")
