@@ -64,7 +64,7 @@ _PUBLISHED_KEYS = (
 )
 _GENERIC_DATE_KEYS = ("dc.date", "dcterms.date", "date", "datecreated", "created", "timestamp")
 """A date that does not say what of: often a record's or a build's. Read after the named
-publication dates, and overruled by a date printed next to the headline."""
+publication dates."""
 _MODIFIED_KEYS = ("article:modified_time", "og:updated_time", "datemodified",
                   "article:modified", "dcterms.modified", "dc.date.modified", "last-modified",
                   "lastmod", "modified_time", "article.updated", "og:modified_time",
