@@ -399,7 +399,7 @@ _INVERTED = re.compile(r"^([^\W\d_][\w'’.-]*(?: [\w'’.-]+)?), ([^\W\d_][\w'�
 
 
 def invert_name(value: str) -> str:
-    """``Doe, Jane`` (library catalogue order, as in ``citation_author``) to ``Jane Doe``."""
+    """``Doe, Jane`` (library catalogue order, as in ``dc.creator``) to ``Jane Doe``."""
     m = _INVERTED.match(value.strip())
     if not m or _CREDENTIAL.match(m.group(2).strip()):
         return value

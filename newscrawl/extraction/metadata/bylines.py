@@ -459,7 +459,7 @@ def _authors(root: etree._Element, c: _Collected, ld: JsonLd | None,
         sources.append(("jsonld", ld.authors))
     for key in _AUTHOR_KEYS:
         values = [v for v in c.metas.get(key, ()) if "://" not in v]
-        if key in ("citation_author", "dc.creator"):
+        if key == "dc.creator":
             values = [invert_name(v) for v in values]
         if values:
             sources.append((f"meta:{key}", values))

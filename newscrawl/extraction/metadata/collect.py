@@ -48,7 +48,7 @@ _H1_SCAN = 5
 _TITLE_KEYS = ("og:title", "twitter:title", "headline", "sailthru.title", "parsely-title",
                "dc.title", "dcterms.title", "citation_title", "title", "fb_title", "rbtitle",
                "shareaholic:title")
-_AUTHOR_KEYS = ("article:author", "author", "parsely-author", "dc.creator", "citation_author")
+_AUTHOR_KEYS = ("article:author", "author", "parsely-author", "dc.creator")
 _PUBLISHED_KEYS = (
     "article:published_time", "og:article:published_time", "article:published",
     "og:published_time", "datepublished", "published_time", "publishdate", "publish-date",
