@@ -77,7 +77,8 @@ def ablate(data_dirs: list[str]) -> dict:
             except NotText:
                 continue
             split, held = split_of(name, page)
-            info = sets.setdefault(split, {"held_out": held, "pages": 0, "labelled": Counter()})
+            info = sets.setdefault(split, {"held_out": held, "pages": 0, "labelled": Counter(),
+                                           "right": Counter()})
             info["pages"] += 1
             root = parse(text)
             fired: Counter[str] = Counter()
@@ -88,6 +89,7 @@ def ablate(data_dirs: list[str]) -> dict:
                                                                  and not g.strip())}
             info["labelled"].update(gold.keys())
             base_scores = {f: _score(f, _ours(base).get(f), g) for f, g in gold.items()}
+            info["right"].update(f for f, (exact, _) in base_scores.items() if exact)
             for rule in fired:
                 if rule.endswith(".error"):
                     continue
@@ -110,7 +112,8 @@ def ablate(data_dirs: list[str]) -> dict:
                     on_exact, on_f1 = base_scores[field]
                     row["lost"] += int(on_exact) - int(exact)
                     row["f1_lost_x1000"] += round(1000 * ((on_f1 or on_exact) - (f1 or exact)))
-    return {"sets": {k: {**v, "labelled": dict(v["labelled"])} for k, v in sets.items()},
+    return {"sets": {k: {**v, "labelled": dict(v["labelled"]), "right": dict(v["right"])}
+                     for k, v in sets.items()},
             "rules": {rule: {s: dict(c) for s, c in sorted(per.items())}
                       for rule, per in sorted(table.items())}}
 
@@ -122,22 +125,34 @@ def held_out_delta(result: dict, rule: str) -> int:
 
 
 def format_ablation(result: dict) -> str:
-    """One line per rule: pages decided over all sets, then per set decided/right and the
-    field's right pages lost with the rule off, and the held-out total."""
+    """Each set's field scores, then one line per rule: over all sets the pages it decided;
+    per set the pages it decided and, where the set labels its field, the field's accuracy
+    with the rule on and off; and the held-out right pages it is worth."""
     names = sorted(result["sets"])
-    head = f"{'rule':<44}{'all':>5}" + "".join(
-        f"{s[:14] + ('*' if result['sets'][s]['held_out'] else ''):>22}" for s in names)
-    lines = ["decided/right (right lost when off) per set; * held out; Δ held-out right lost",
-             head + f"{'Δ':>5}"]
+    lines = []
+    for s in names:
+        info = result["sets"][s]
+        scores = " ".join(f"{f} {info['right'].get(f, 0) / n:.3f} (n={n})"
+                          for f, n in sorted(info["labelled"].items()))
+        lines.append(f"{s}{' (held out)' if info['held_out'] else ''}: {info['pages']} pages; "
+                     f"{scores}")
+    lines.append("per set: decided [field accuracy on>off]; Δ = held-out right pages lost off")
+    lines.append(f"{'rule':<40}{'all':>5}" + "".join(
+        f"{s[:18] + ('*' if result['sets'][s]['held_out'] else ''):>23}" for s in names)
+        + f"{'Δ':>4}")
     for rule, per in result["rules"].items():
-        total = sum(c.get("decided", 0) for c in per.values())
+        field = rule.split(".", 1)[0]
         cells = ""
         for s in names:
-            c = per.get(s, {})
-            cell = (f"{c.get('decided', 0)}/{c.get('right', 0)} ({c.get('lost', 0):+d})"
-                    if c.get("decided") or c.get("lost") else "")
-            cells += f"{cell:>22}"
-        lines.append(f"{rule:<44}{total:>5}{cells}{held_out_delta(result, rule):>5}")
+            c, info = per.get(s, {}), result["sets"][s]
+            n = info["labelled"].get(field, 0)
+            cell = str(c.get("decided", 0)) if c.get("decided") or c.get("lost") else ""
+            if cell and n:
+                on = info["right"].get(field, 0)
+                cell += f" {on / n:.3f}>{(on - c.get('lost', 0)) / n:.3f}"
+            cells += f"{cell:>23}"
+        total = sum(c.get("decided", 0) for c in per.values())
+        lines.append(f"{rule:<40}{total:>5}{cells}{held_out_delta(result, rule):>4}")
     return "\n".join(lines)
 
 
