@@ -137,7 +137,7 @@ yesterday ago about view all profile bio sponsored advertisement
 )
 _CREDENTIAL = re.compile(
     r"^(?:[A-Z][A-Z]?\.?){1,4}(?:[-\s]\d+)?$|^(?i:ph\.?\s?d|m\.?d|r\.?n|jr|sr|esq|mba|msc|bsc|"
-    r"phd|dr|prof|rd|ms|ma|ba|cpa|cfa|e-ryt(?:\s+\d+)?)\.?$"
+    r"phd|dr|prof|rd|ms|ma|ba|cpa|cfa)\.?$"
 )
 _GENERIC = frozenset({
     "admin", "administrator", "staff", "editor", "editors", "redaction", "rédaction", "redaktion",
