@@ -72,3 +72,29 @@ def test_the_ablation_weighs_each_rule_with_it_switched_off(tmp_path):
     # a set of Readability's is no held-out set: nothing counts as held out
     assert held_out_delta(result, "site_name.jsonld_publisher") == 0
     assert "site_name.jsonld_publisher" in format_ablation(result)
+
+
+def test_held_out_pages_are_fundus_dev_and_one_half_of_wcxb_by_domain():
+    from newscrawl.evaluation.datasets import Page
+    from newscrawl.evaluation.metadata_ablate import split_of
+
+    news = Page("x", b"", url="https://a.example/1", meta={"publisher": "A"})
+    assert split_of("fundus-dev", news) == ("fundus-dev", True)
+    halves = {split_of("wcxb-dev", Page(str(i), b"", url=f"https://site{i}.example/p"))
+              for i in range(40)}
+    assert halves == {("wcxb-dev:A", False), ("wcxb-dev:B", True)}
+    # a domain's pages share a half, whatever their path
+    one = {split_of("wcxb-dev", Page(str(i), b"", url=f"https://www.site7.example/{i}"))
+           for i in range(5)}
+    assert len(one) == 1
+    assert split_of("readability-pages", Page("r", b"", url="http://fakehost/r/")) == (
+        "readability-pages", False)
+
+
+def test_tags_are_scored_as_sets():
+    from newscrawl.evaluation.metadata_eval import _score
+
+    assert _score("tags", ("Politik", "Haushalt"), ["haushalt", "politik"]) == (1.0, 1.0)
+    exact, f1 = _score("tags", ("Politik",), ["Politik", "Haushalt"])
+    assert exact == 0.0 and abs(f1 - 2 / 3) < 1e-9
+    assert _score("tags", (), ["Politik"]) == (0.0, 0.0)
