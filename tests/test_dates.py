@@ -119,15 +119,6 @@ def test_ambiguous_numeric_date_read_the_way_the_page_agrees():
     assert meta(page(body=body)).published == "2023-03-10"
 
 
-def test_generic_meta_date_yields_to_the_date_printed_by_the_headline():
-    head = '<meta name="DC.date" content="2024-07-05T14:20:08Z">'
-    body = '<time datetime="2024-03-01">March 1, 2024</time><h1>Tips</h1><p>Text</p>'
-    assert meta(page(head, body)).published == "2024-03-01"
-    # a named publication date is kept
-    head = '<meta property="article:published_time" content="2024-07-05T14:20:08Z">'
-    assert meta(page(head, body)).published == "2024-07-05T14:20:08+00:00"
-
-
 def test_date_in_an_author_box_dates_a_page_without_a_headline():
     body = ('<div><p>Intro</p></div>' * 3 + '<div class="resource-author-details"><p>Luke Kim</p>'
             '<small>December 17, 2025</small></div><p>Text</p>')

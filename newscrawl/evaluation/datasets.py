@@ -81,6 +81,9 @@ def _wcxb(root: Path, limit: int | None) -> Iterator[Page]:
                 # fundus-dev lists the names ("authors"); WCXB joins them in one string
                 "author": truth.get("authors") or truth.get("author"),
                 "publish_date": truth.get("publish_date"),
+                # fundus-dev only: its publishers' parsers' teaser and topics
+                "summary": truth.get("summary"),
+                "topics": truth.get("topics"),
                 "with": truth.get("with") or [],
                 "without": truth.get("without") or [],
                 **({"publisher": publisher} if publisher else {}),

@@ -38,13 +38,14 @@ _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
 
 # Label keys per data set kind: field -> key in Page.meta.
 _LABELS = {
-    "wcxb": {"title": "title", "authors": "author", "published": "publish_date"},
+    "wcxb": {"title": "title", "authors": "author", "published": "publish_date",
+             "description": "summary", "tags": "topics"},  # the last two: fundus-dev only
     "readability": {"title": "title", "authors": "byline", "language": "lang",
                     "site_name": "siteName", "published": "publishedTime",
                     "description": "excerpt"},
     "zh": {"authors": "author", "published": "publish_date"},
 }
-_FIELD_ORDER = ("title", "authors", "published", "language", "site_name", "description")
+_FIELD_ORDER = ("title", "authors", "published", "language", "site_name", "description", "tags")
 
 
 _TYPOGRAPHY = str.maketrans({"’": "'", "‘": "'", "‛": "'", "“": '"', "”": '"', "„": '"',
@@ -88,6 +89,10 @@ def _author_set(value: str | list | tuple | None) -> frozenset[str]:
     return frozenset(names)
 
 
+def _tag_set(value: list | tuple | None) -> frozenset[str]:
+    return frozenset(_fold(t) for t in value or () if _fold(t))
+
+
 def _day(value: str | None) -> str | None:
     if not value:
         return None
@@ -111,6 +116,10 @@ def _score(field: str, pred: object, gold: object) -> tuple[float, float | None]
         return float(bool(p) and p == g), _token_f1(" ".join(sorted(p)), " ".join(sorted(g)))
     if field == "published":
         return float(_day(pred) is not None and _day(pred) == _day(gold)), None  # type: ignore[arg-type]
+    if field == "tags":
+        p, g = _tag_set(pred), _tag_set(gold)  # type: ignore[arg-type]
+        common = len(p & g)
+        return float(bool(p) and p == g), (2 * common / (len(p) + len(g)) if common else 0.0)
     if field == "language":
         return float(_lang(pred) is not None and _lang(pred) == _lang(gold)), None  # type: ignore[arg-type]
     exact = float(bool(_fold(pred)) and _fold(pred) == _fold(gold))  # type: ignore[arg-type]
@@ -121,7 +130,7 @@ def _score(field: str, pred: object, gold: object) -> tuple[float, float | None]
 def _ours(meta: Metadata) -> dict[str, object]:
     return {"title": meta.title, "authors": meta.authors, "published": meta.published,
             "language": meta.language, "site_name": meta.site_name,
-            "description": meta.description}
+            "description": meta.description, "tags": meta.tags}
 
 
 def _trafilatura(text: str, url: str | None) -> dict[str, object]:
@@ -130,7 +139,8 @@ def _trafilatura(text: str, url: str | None) -> dict[str, object]:
     doc = traf_metadata(text, default_url=url)
     authors = [a for a in (doc.author or "").split(";") if a.strip()]
     return {"title": doc.title, "authors": authors, "published": doc.date,
-            "language": None, "site_name": doc.sitename, "description": doc.description}
+            "language": None, "site_name": doc.sitename, "description": doc.description,
+            "tags": doc.tags}
 
 
 def evaluate_metadata(data_dir: str, limit: int | None = None,
@@ -224,7 +234,7 @@ def format_metadata_report(result: dict) -> str:
              f"errors={result['errors']}", head]
     for field in _FIELD_ORDER:
         row = result["fields"].get(field)
-        if row is None:
+        if row is None or not row["n"]:
             continue
         cells = f"{field:<12}{row['n']:>6}"
         for s in systems:

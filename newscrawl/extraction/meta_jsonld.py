@@ -46,13 +46,11 @@ class JsonLd:
     author_orgs: list[str] = field(default_factory=list)
     published: str | None = None
     modified: str | None = None
-    language: str | None = None
     description: str | None = None
     publisher: str | None = None
     image: str | None = None
     keywords: list[str] = field(default_factory=list)
     section: str | None = None
-    url: str | None = None
     body: str | None = None
 
 
@@ -186,7 +184,6 @@ def _fill(out: JsonLd, node: dict, ids: dict[str, dict], kind: str) -> None:
         _people(node.get("author") or node.get("creator"), ids, out.authors, out.author_orgs)
     set_once("published", _text(node.get("datePublished")) or _text(node.get("dateCreated")))
     set_once("modified", _text(node.get("dateModified")))
-    set_once("language", _text(node.get("inLanguage")))
     set_once("description", _text(node.get("description")))
     publisher = node.get("publisher")
     if isinstance(publisher, dict) and "name" not in publisher:
@@ -197,7 +194,6 @@ def _fill(out: JsonLd, node: dict, ids: dict[str, dict], kind: str) -> None:
     if not out.keywords:
         out.keywords = _keywords(node.get("keywords"))
     set_once("section", _text(node.get("articleSection")))
-    set_once("url", _url(node.get("url")) or _url(node.get("mainEntityOfPage")))
     body = node.get("articleBody")
     if isinstance(body, str) and body.strip():
         set_once("body", body.strip())

@@ -27,24 +27,22 @@ from newscrawl.extraction.dates import page_language
 from newscrawl.extraction.meta_jsonld import read_jsonld
 from newscrawl.extraction.metadata.bylines import _authors
 from newscrawl.extraction.metadata.collect import (
-    _DESCRIPTION_KEYS,
-    _IMAGE_KEYS,
     _MODIFIED_KEYS,
-    _SECTION_KEYS,
-    _SITE_KEYS,
     OFF,
     RULES,
     _collect,
-    _first,
-    _page_type,
-    _plain,
+    _page_type_declared,
+    decided,
+    on,
 )
 from newscrawl.extraction.metadata.fields import (
+    _canonical,
+    _description,
+    _image,
     _language,
-    _section,
-    _site,
+    _section_of,
+    _site_name,
     _tags,
-    _url_or_none,
     normalise_language,
 )
 from newscrawl.extraction.metadata.published import _date, _printed_update, _published
@@ -119,33 +117,28 @@ def _read(root: etree._Element, url: str | None, rules: Counter[str] | None) -> 
         if value:
             fields[name] = value
 
-    guarded("site_name", lambda: _site(
-        _first(c.metas, _SITE_KEYS[:1]) or (ld.publisher if ld else None)
-        or _first(c.metas, _SITE_KEYS[1:])))
+    guarded("site_name", _site_name, c, ld)
     site_name = fields.get("site_name")
     guarded("title", _choose_title, root, c, ld, site_name, url)
     guarded("authors", _authors, root, c, ld, site_name)
-    guarded("language", _language, root, c, ld)
+    guarded("language", _language, root, c)
     with page_language(fields.get("language")):  # type: ignore[arg-type]
-        guarded("modified", lambda: _date([
-            ld.modified if ld else None,
-            *[v for k in _MODIFIED_KEYS for v in c.metas.get(k, ())],
-        ]))
+        if on("modified.declared"):
+            guarded("modified", lambda: decided("modified.declared", _date([
+                ld.modified if ld else None,
+                *[v for k in _MODIFIED_KEYS for v in c.metas.get(k, ())],
+            ])))
         # A page that shows only an update date is dated by it: it is the date readers see.
         guarded("published", _published, root, c, ld, url, fields.get("modified"))
-        if "modified" not in fields:
-            guarded("modified", _printed_update, root, c, url, fields.get("published"))
-    guarded("description", lambda: _plain(
-        (ld.description if ld else None) or _first(c.metas, _DESCRIPTION_KEYS)))
-    guarded("image", lambda: _url_or_none(
-        _first(c.metas, _IMAGE_KEYS) or (ld.image if ld else None)
-        or _first(c.metas, ("image_src",)), url))
+        if "modified" not in fields and on("modified.printed_update"):
+            guarded("modified", lambda: decided("modified.printed_update", _printed_update(
+                root, c, url, fields.get("published"))))
+    guarded("description", _description, c, ld)
+    guarded("image", _image, c, ld, url)
     guarded("tags", _tags, c, ld)
-    guarded("section", lambda: next(filter(None, map(_section, (
-        _first(c.metas, _SECTION_KEYS[:1]), ld.section if ld else None,
-        _first(c.metas, _SECTION_KEYS[1:])))), None))
-    guarded("canonical_url", lambda: _url_or_none(
-        c.canonical or _first(c.metas, ("og:url",)) or (ld.url if ld else None), url))
-    guarded("page_type", lambda: _page_type(c, ld) or None)
+    guarded("section", _section_of, c, ld)
+    guarded("canonical_url", _canonical, c, url)
+    guarded("page_type", lambda: decided(*found) if (found := _page_type_declared(c, ld))
+            else None)
     guarded("article_body", lambda: ld.body if ld else None)
     return Metadata(**fields)  # type: ignore[arg-type]

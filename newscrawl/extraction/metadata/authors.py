@@ -137,7 +137,7 @@ yesterday ago about view all profile bio sponsored advertisement
 )
 _CREDENTIAL = re.compile(
     r"^(?:[A-Z][A-Z]?\.?){1,4}(?:[-\s]\d+)?$|^(?i:ph\.?\s?d|m\.?d|r\.?n|jr|sr|esq|mba|msc|bsc|"
-    r"phd|dr|prof|rd|ms|ma|ba|cpa|cfa|e-ryt(?:\s+\d+)?)\.?$"
+    r"phd|dr|prof|rd|ms|ma|ba|cpa|cfa)\.?$"
 )
 _GENERIC = frozenset({
     "admin", "administrator", "staff", "editor", "editors", "redaction", "rédaction", "redaktion",
@@ -399,7 +399,7 @@ _INVERTED = re.compile(r"^([^\W\d_][\w'’.-]*(?: [\w'’.-]+)?), ([^\W\d_][\w'�
 
 
 def invert_name(value: str) -> str:
-    """``Doe, Jane`` (library catalogue order, as in ``citation_author``) to ``Jane Doe``."""
+    """``Doe, Jane`` (library catalogue order, as in ``dc.creator``) to ``Jane Doe``."""
     m = _INVERTED.match(value.strip())
     if not m or _CREDENTIAL.match(m.group(2).strip()):
         return value

@@ -88,22 +88,6 @@ _BY_GERUND = re.compile(r"\s*[Bb]y\s+[a-z]+ing\b")
 _MAX_BYLINE_TEXT = 200
 
 
-def _item_author(c: _Collected) -> list[str]:
-    """The author of the page's first microdata article or posting (``itemtype`` Article,
-    BlogPosting, DiscussionForumPosting, Question ...): structured data, as JSON-LD is. Forum
-    themes declare the thread's opening post so, with its writer in a hidden block above the
-    title, while the replies below carry authors of their own; the byline nearest the title
-    can be a reply's."""
-    for el in c.author_els:
-        item = next((a for a in el.iterancestors() if a.get("itemscope") is not None), None)
-        if item is None:
-            continue
-        kind = (item.get("itemtype") or "").rstrip("/").rsplit("/", 1)[-1].lower()
-        if kind.endswith(("article", "posting")) or kind == "question":
-            return _byline_texts(el)
-    return []
-
-
 _CONNECTOR_LINE = re.compile(r"\n\s*(,|&|and|und|et|y|e|og|och|en|i|и|和|、)\s*\n", re.I)
 
 
@@ -475,22 +459,20 @@ def _authors(root: etree._Element, c: _Collected, ld: JsonLd | None,
         sources.append(("jsonld", ld.authors))
     for key in _AUTHOR_KEYS:
         values = [v for v in c.metas.get(key, ()) if "://" not in v]
-        if key in ("citation_author", "dc.creator", "dcterms.creator"):
+        if key == "dc.creator":
             values = [invert_name(v) for v in values]
         if values:
             sources.append((f"meta:{key}", values))
     sources.append(("twitter_label", _twitter_author(c)))
-    sources.append(("microdata_item", _item_author(c)))
     sites = {_key(n) for n in (site_name, ld.publisher if ld else None) if n}
     fallback: tuple[str, ...] = ()
-    fallback_source = ""
     for source, values in sources:
         if not on(f"authors.{source}"):
             continue
         names = clean_authors(values)
         writers = tuple(n for n in names if not (_names_site(n, sites) or _OUTLET_NAME.search(n)))
         if names and all(n.casefold() in AGENCIES for n in writers):
-            fallback, fallback_source = fallback or names, fallback_source or source
+            fallback = fallback or names
         elif writers:
             # the outlet listed beside its writers ("한국일보", "신현주 기자") is not one of them
             return decided(f"authors.{source}", writers)
@@ -498,7 +480,7 @@ def _authors(root: etree._Element, c: _Collected, ld: JsonLd | None,
     if names:
         return names
     if fallback and on("authors.site_or_agency"):
-        return decided(f"authors.site_or_agency:{fallback_source}", fallback)
+        return decided("authors.site_or_agency", fallback)
     # An organisation credited as the author (a company blog) is still the page's author.
     if ld and ld.author_orgs and on("authors.jsonld_organisation"):
         return decided("authors.jsonld_organisation", clean_authors(ld.author_orgs))

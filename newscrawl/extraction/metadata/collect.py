@@ -48,11 +48,7 @@ _H1_SCAN = 5
 _TITLE_KEYS = ("og:title", "twitter:title", "headline", "sailthru.title", "parsely-title",
                "dc.title", "dcterms.title", "citation_title", "title", "fb_title", "rbtitle",
                "shareaholic:title")
-_AUTHOR_KEYS = ("article:author", "author", "parsely-author", "sailthru.author", "dc.creator",
-                "dcterms.creator", "citation_author", "byl", "byline", "article.author",
-                "og:article:author", "creator", "authors", "og:author",
-                "dc.creator.aut", "dcterms.creator.aut", "rbauthors", "dcsext.author",
-                "atc-metaauthor", "shareaholic:article_author_name")
+_AUTHOR_KEYS = ("article:author", "author", "parsely-author", "dc.creator")
 _PUBLISHED_KEYS = (
     "article:published_time", "og:article:published_time", "article:published",
     "og:published_time", "datepublished", "published_time", "publishdate", "publish-date",
@@ -68,26 +64,21 @@ _PUBLISHED_KEYS = (
 )
 _GENERIC_DATE_KEYS = ("dc.date", "dcterms.date", "date", "datecreated", "created", "timestamp")
 """A date that does not say what of: often a record's or a build's. Read after the named
-publication dates, and overruled by a date printed next to the headline."""
+publication dates."""
 _MODIFIED_KEYS = ("article:modified_time", "og:updated_time", "datemodified",
                   "article:modified", "dcterms.modified", "dc.date.modified", "last-modified",
                   "lastmod", "modified_time", "article.updated", "og:modified_time",
                   "og:article:modified_time", "article:modified_date", "article:post_modified",
                   "updated_time", "dc.modified", "lastmodified", "modificationdate", "bt:moddate",
                   "revision_date")
-_DESCRIPTION_KEYS = ("og:description", "description", "twitter:description", "dc.description",
-                     "dcterms.description", "sailthru.description", "dcterms.abstract")
-_SITE_KEYS = ("og:site_name", "application-name", "apple-mobile-web-app-title",
-              "publisher", "twitter:site", "dc.publisher", "dcterms.publisher",
-              "sailthru.publisher", "rbpubname")
-_IMAGE_KEYS = ("og:image", "og:image:url", "og:image:secure_url", "twitter:image",
-               "twitter:image:src", "image", "thumbnailurl")
+_DESCRIPTION_KEYS = ("og:description", "description")
+_SITE_KEYS = ("og:site_name", "application-name", "apple-mobile-web-app-title", "twitter:site")
+_IMAGE_KEYS = ("og:image", "twitter:image")
 # Not "tags": of the eight pages in the three sets whose tags it would give, four hold an
 # analytics tagger's labels ("foo,money,m_food"), record ids or the site's name.
-_TAG_KEYS = ("article:tag", "news_keywords", "keywords", "parsely-tags", "sailthru.tags",
-             "shareaholic:keywords", "dcterms.subject", "citation_keywords")
+_TAG_KEYS = ("article:tag", "news_keywords", "keywords", "parsely-tags", "sailthru.tags")
 _SECTION_KEYS = ("article:section", "section", "parsely-section", "category", "articlesection")
-_LANGUAGE_KEYS = ("content-language", "og:locale", "language", "dc.language", "inlanguage")
+_LANGUAGE_KEYS = ("content-language", "og:locale")
 _WORD = re.compile(r"\w+")
 _RDFA_PREFIX = re.compile(r"^(dc|dcterms):")
 
@@ -140,6 +131,28 @@ _T = TypeVar("_T")
 def on(rule: str) -> bool:
     """Whether ``rule`` may decide its field: not switched off."""
     return rule not in OFF.get()
+
+
+def fired(rule: str) -> bool:
+    """Count ``rule`` as having decided its field (a filter that dropped a value); True."""
+    counts = RULES.get()
+    if counts is not None:
+        counts[rule] += 1
+    return True
+
+
+def first_declared(metas: dict[str, list[str]], keys: tuple[str, ...],
+                   field: str) -> tuple[str, str] | None:
+    """The first value of the first of ``keys`` that is not switched off, with its rule's name
+    (``site_name.meta:og:site_name``): each meta key a field is read from is a rule."""
+    for key in keys:
+        rule = f"{field}.meta:{key}"
+        if not on(rule):
+            continue
+        for value in metas.get(key, ()):
+            if value:
+                return rule, value
+    return None
 
 
 def decided(rule: str, value: _T) -> _T:
@@ -283,4 +296,13 @@ def _words(text: str) -> set[str]:
 
 
 def _page_type(c: _Collected, ld: JsonLd | None) -> str:
-    return (ld.type if ld else None) or (_first(c.metas, ("og:type",)) or "").strip().lower()
+    found = _page_type_declared(c, ld)
+    return found[1] if found else ""
+
+
+def _page_type_declared(c: _Collected, ld: JsonLd | None) -> tuple[str, str] | None:
+    """(rule, type): JSON-LD's ``@type``, else og:type, lower-cased."""
+    if ld and ld.type and on("page_type.jsonld"):
+        return "page_type.jsonld", ld.type
+    found = first_declared(c.metas, ("og:type",), "page_type")
+    return (found[0], found[1].strip().lower()) if found else None

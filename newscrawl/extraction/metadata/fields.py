@@ -1,5 +1,9 @@
-"""The fields read straight from declarations with a little cleaning: language, section, site
-name, tags and URLs.
+"""The fields read straight from declarations with a little cleaning: language, description,
+section, site name, tags, image and URLs.
+
+Each source a field is read from, and each filter that drops or repairs a value, is a named
+rule (``site_name.jsonld_publisher``, ``tags.meta:keywords``, ``section.placeholder``): counted
+when it decides the field and switched off by ``extract_metadata(off=...)``, like the title's.
 """
 
 from __future__ import annotations
@@ -13,12 +17,18 @@ from w3lib.url import safe_url_string
 from newscrawl.extraction.decode import readable
 from newscrawl.extraction.meta_jsonld import JsonLd
 from newscrawl.extraction.metadata.collect import (
+    _DESCRIPTION_KEYS,
+    _IMAGE_KEYS,
     _LANGUAGE_KEYS,
+    _SECTION_KEYS,
+    _SITE_KEYS,
     _TAG_KEYS,
     _Collected,
-    _first,
-    _hostname,
     _plain,
+    decided,
+    fired,
+    first_declared,
+    on,
 )
 
 _MAX_TAGS = 30
@@ -30,47 +40,80 @@ _SENTENCE_END = re.compile(r"[.!?]\s+[A-Z]")
 
 
 def _section(value: str | None) -> str | None:
-    """A URL in the section's place (the page's own, on some sites) names no section, and
-    neither do sentences (a description filed as the section) nor a template's placeholder
-    (WIRED's ``article:section`` "tags", WordPress's "Uncategorized")."""
+    """Sentences (a description filed as the section) name no section, nor does a template's
+    placeholder (WIRED's ``article:section`` "tags", WordPress's "Uncategorized")."""
     value = _plain(value, 200)
-    if value and (value.startswith(("http://", "https://")) or len(value) > 100 or (
-            len(value.split()) >= 10 and _SENTENCE_END.search(value))
-            or value.casefold() in _NOT_SECTIONS):
-        return None
+    if not value:
+        return value
+    if (len(value) > 100 or (len(value.split()) >= 10 and _SENTENCE_END.search(value))) and on(
+            "section.not_sentence"):
+        return None if fired("section.not_sentence") else value
+    if value.casefold() in _NOT_SECTIONS and on("section.placeholder"):
+        return None if fired("section.placeholder") else value
     return value
+
+
+def _section_of(c: _Collected, ld: JsonLd | None) -> str | None:
+    """article:section, JSON-LD ``articleSection``, then the first other declaration: the
+    first that names a section."""
+    for found in (first_declared(c.metas, _SECTION_KEYS[:1], "section"),
+                  ("section.jsonld", ld.section) if ld and on("section.jsonld") else None,
+                  first_declared(c.metas, _SECTION_KEYS[1:], "section")):
+        if found and (value := _section(found[1])):
+            return decided(found[0], value)
+    return None
 
 
 _NOT_SECTIONS = frozenset({"tag", "tags", "category", "categories", "uncategorized",
                            "uncategorised", "none", "null", "undefined", "section"})
 
 
-_NOT_SITE_NAMES = frozenset({"home", "homepage", "home page", "index", "welcome", "untitled"})
-
-
 def _site(value: str | None) -> str | None:
-    """Some sites declare their address as their name ("http://www.tmz.com"), which still
-    names them; a social handle names them without its "@", and made into an address
-    ("http://@handle") names nothing; nor does a template's "Homepage"."""
+    """A social handle names the site without its "@"."""
     value = _plain(value, 200)
-    if value and value.startswith(("http://", "https://")) and (
-            "@" in value or not _hostname(value)):
-        return None
-    if value and value.casefold() in _NOT_SITE_NAMES:
-        return None
-    return value[1:] or None if value and value.startswith("@") else value
+    if value and value.startswith("@") and on("site_name.handle") and fired("site_name.handle"):
+        return value[1:] or None
+    return value
 
 
-def _language(root: etree._Element, c: _Collected, ld: JsonLd | None) -> str | None:
+def _site_name(c: _Collected, ld: JsonLd | None) -> str | None:
+    """og:site_name, the JSON-LD publisher, then the other declarations; the first found is
+    taken or refused whole."""
+    found = first_declared(c.metas, _SITE_KEYS[:1], "site_name")
+    if found is None and ld and ld.publisher and on("site_name.jsonld_publisher"):
+        found = ("site_name.jsonld_publisher", ld.publisher)
+    found = found or first_declared(c.metas, _SITE_KEYS[1:], "site_name")
+    return decided(found[0], _site(found[1])) if found else None
+
+
+def _description(c: _Collected, ld: JsonLd | None) -> str | None:
+    found = (("description.jsonld", ld.description)
+             if ld and ld.description and on("description.jsonld")
+             else first_declared(c.metas, _DESCRIPTION_KEYS, "description"))
+    return decided(found[0], _plain(found[1])) if found else None
+
+
+def _image(c: _Collected, ld: JsonLd | None, url: str | None) -> str | None:
+    found = first_declared(c.metas, _IMAGE_KEYS, "image")
+    if found is None and ld and ld.image and on("image.jsonld"):
+        found = ("image.jsonld", ld.image)
+    found = found or first_declared(c.metas, ("image_src",), "image")
+    return decided(found[0], _url_or_none(found[1], url)) if found else None
+
+
+def _canonical(c: _Collected, url: str | None) -> str | None:
+    found = ("canonical_url.link", c.canonical) if c.canonical and on(
+        "canonical_url.link") else first_declared(c.metas, ("og:url",), "canonical_url")
+    return decided(found[0], _url_or_none(found[1], url)) if found else None
+
+
+def _language(root: etree._Element, c: _Collected) -> str | None:
     html_el = root if root.tag == "html" else root.find(".//html")
-    values = []
-    if html_el is not None:
-        values += [html_el.get("lang"), html_el.get("xml:lang")]
-    values += [_first(c.metas, _LANGUAGE_KEYS), ld.language if ld else None]
-    for value in values:
-        tag = normalise_language(value)
-        if tag:
-            return tag
+    sources = [("language.html_lang", html_el.get("lang") if html_el is not None else None),
+               first_declared(c.metas, _LANGUAGE_KEYS, "language")]
+    for found in sources:
+        if found and on(found[0]) and (tag := normalise_language(found[1])):
+            return decided(found[0], tag)
     return None
 
 
@@ -103,8 +146,9 @@ def _tag_value(tag: str) -> str | None:
     """The tag a keyword names: a field's value when the field is a tag ("Tag:Nodejs"), nothing
     for other fields; a topic with a colon ("Brexit: the deal", "Star Wars: Episode IV") stays."""
     m = _TAG_FIELD.match(tag)
-    if m is None or not (m.group(2) or m.group(1)[0].islower()):
+    if m is None or not (m.group(2) or m.group(1)[0].islower()) or not on("tags.cms_field"):
         return tag
+    fired("tags.cms_field")
     return tag[m.end(1) + 1:].strip() or None if m.group(1).lower() in ("tag", "topic") else None
 
 
@@ -112,14 +156,15 @@ def _tags(c: _Collected, ld: JsonLd | None) -> tuple[str, ...]:
     # A lone value is often the whole list ("a, b", "a; b", Chinese "甲，乙、丙"), and so is
     # each keywords meta; one of several article:tag values or JSON-LD keywords is one tag
     # ("Mergers, Acquisitions and Divestitures"). Some CMSs escape tags twice ("M&amp;A").
-    raw = list(c.metas.get("article:tag", ()))
-    if not raw and ld and ld.keywords:
-        raw = ld.keywords
+    rule = "tags.meta:article:tag"
+    raw = list(c.metas.get("article:tag", ())) if on(rule) else []
+    if not raw and ld and ld.keywords and on("tags.jsonld"):
+        rule, raw = "tags.jsonld", ld.keywords
     whole_lists = len(raw) == 1
     if not raw:
         for key in _TAG_KEYS[1:]:
-            if key in c.metas:
-                raw, whole_lists = c.metas[key], True
+            if key in c.metas and on(f"tags.meta:{key}"):
+                rule, raw, whole_lists = f"tags.meta:{key}", c.metas[key], True
                 break
     values = [readable(v) or "" for v in raw]
     if whole_lists:
@@ -133,10 +178,9 @@ def _tags(c: _Collected, ld: JsonLd | None) -> tuple[str, ...]:
             out.append(tag)
         if len(out) >= _MAX_TAGS:
             break
-    return tuple(out)
+    return decided(rule, tuple(out))
 
 
-_GLUED_ORIGIN = re.compile(r"https?://[^/?#]+/?(?=https?://)", re.I)
 _UNSAFE_URL_CHAR = re.compile(r"[\x00-\x20\"<>\\^`{|}\x7f]")
 
 
@@ -149,9 +193,6 @@ def _url_or_none(value: str | None, base: str | None) -> str | None:
     value = value.strip()
     if not value or value.startswith(("data:", "javascript:")) or len(value) > 2048:
         return None
-    glued = _GLUED_ORIGIN.match(value)
-    if glued:  # a CMS put the site's address before an absolute URL ("https://a.mehttps://cdn…")
-        value = value[glued.end():]
     try:
         url = urljoin(base, value) if base else value
         # safe_url_string costs ~30 us a URL; most are already safe (ASCII, nothing to quote,

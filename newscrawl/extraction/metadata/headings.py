@@ -100,31 +100,6 @@ def _spoken_heading(el: etree._Element) -> etree._Element:
 _SPOKEN_SEPARATOR = re.compile(r"\s*[:|–—-]\s*")
 """Screen-reader text between a kicker and the headline (``<span class="visually-hidden">:
 </span>``): the eye sees two lines, a listener hears "Kicker: Headline", as og:title writes it."""
-_KICKER_CLASSES = ("kicker", "overline", "eyebrow", "dachzeile", "topline", "headline-intro",
-                   "roofline", "spitzmarke", "supertitle", "pretitle", "pre-title")
-"""Parts of class tokens of the line set over a news headline (its topic or hook)."""
-
-
-def _kicker(h1: etree._Element) -> tuple[str, bool] | None:
-    """The kicker an <h1> opens with, and whether its class names it so: a first child classed
-    as a kicker or overline, or a first ``<span>`` with more of the heading after it (a kicker
-    only when the declared title agrees, see titles)."""
-    if h1.text and not h1.text.isspace():
-        return None
-    first = next((child for child in h1 if isinstance(child.tag, str)), None)
-    if first is None or first.tag in _HEADING_SKIP:
-        return None
-    text = _inline_text(first)
-    if not text:
-        return None
-    hinted = any(kind in token for el in first.iter(etree.Element)
-                 for token in _class_tokens(el) for kind in _KICKER_CLASSES)
-    if not hinted and (first.tag != "span" or (first.getnext() is None and not (
-            first.tail or "").strip())):
-        return None
-    return text, hinted
-
-
 def _class_tokens(el: etree._Element) -> list[str]:
     return ((el.get("class") or "") + " " + (el.get("id") or "")).lower().split()
 

@@ -380,9 +380,6 @@ def _published(root: etree._Element, c: _Collected, ld: JsonLd | None, url: str 
                           *[v for k, values in c.metas.items() if k.endswith("date")
                             and k not in _GENERIC_DATE_KEYS and _NAMESPACED_DATE.match(k)
                             for v in values]])
-        shown = _shown_date(c, h1, url) if declared else None
-        if shown and not shown.updated and on("published.shown_over_generic"):
-            return decided("published.shown_over_generic", shown.date)
     if declared and h1 is not None:
         declared = _printed_declaration(c, ld, h1, declared)
     if declared:
@@ -402,8 +399,6 @@ def _published(root: etree._Element, c: _Collected, ld: JsonLd | None, url: str 
         ("post_timestamp", lambda: _post_timestamp(h1)),
         ("time", lambda: _time_date(c, url, _times_by_headline(c, h1))),
         ("shown", lambda: (shown.date if (shown := _shown_date(c, h1, url)) else None)),
-        ("time_labelled_update",
-         lambda: _time_date(c, url, [t for t in c.times if _labelled_time_update(t)])),
         ("url", lambda: url_date(url)),
         ("far_below", lambda: _far_date(root, c, h1)),
         ("modified", lambda: modified),

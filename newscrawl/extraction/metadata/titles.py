@@ -27,9 +27,7 @@ from newscrawl.extraction.metadata.collect import (
     on,
 )
 from newscrawl.extraction.metadata.headings import (
-    _inline_lines,
     _inline_text,
-    _kicker,
     _rstrip_glyphs,
 )
 from newscrawl.extraction.metadata.walk import _iter_before, _Walk
@@ -38,7 +36,6 @@ from newscrawl.extraction.text import (
     CJK_CHAR,
     HAN,
     HIDING_CLASSES,
-    letters_key,
     screen_reader_only,
 )
 
@@ -242,60 +239,6 @@ def _spaced_separators(title: str) -> str:
     return _CJK_SEPARATOR.sub(lambda m: f" {(m.group(1) or m.group(2))[0]} ", title)
 
 
-def _shown_piece(root: etree._Element, title: str) -> str | None:
-    """The part of ``Headline _ Channel _ Site`` that the page shows as a text of its own,
-    when it holds the title's longest piece and is not the whole title: the headline as a
-    reader sees it, where the site's name is neither declared nor the host's ("云南日报网" on
-    yndaily.com), so it cannot be cut by name. Site and channel names are short pieces, and
-    what the banner, menu or footer shows is the site's own ("Acme Widgets International"
-    in "Contact - Acme Widgets International")."""
-    parts = _SEPARATOR_SPLIT.split(title)
-    pieces = parts[::2]
-    if len(pieces) < 2 or len(pieces) > _SHOWN_PIECES:
-        return None
-    longest = max(range(len(pieces)), key=lambda i: len(pieces[i]))
-    if len(pieces[longest]) < _SHOWN_MARGIN * max(
-            len(p) for i, p in enumerate(pieces) if i != longest):
-        return None
-    runs: dict[str, str] = {}
-    for first in range(longest + 1):
-        for last in range(longest, len(pieces)):
-            if (first, last) != (0, len(pieces) - 1):
-                run = "".join(parts[2 * first: 2 * last + 1]).strip()
-                runs[letters_key(run)] = run
-    whole = letters_key(title)
-    shortest = min(map(len, runs))
-    found: str | None = None
-    body = next(root.iter("body"), root)
-    for text in _SHOWN_TEXTS(body):
-        if len(text) < shortest:
-            continue
-        key = letters_key(text)
-        if key == whole:
-            return None
-        if key in runs and (found is None or len(runs[key]) > len(found)) and not (
-                _in_template(text.getparent())):
-            found = runs[key]
-    return found
-
-
-def _in_template(el: etree._Element) -> bool:
-    """In the page's banner, menu or footer, where a site shows its own name."""
-    return el.tag in _TEMPLATE_TAGS or next(el.iterancestors(*_TEMPLATE_TAGS), None) is not None
-
-
-_TEMPLATE_TAGS = ("header", "nav", "footer")
-
-
-_SHOWN_PIECES = 6
-_SHOWN_TEXTS = etree.XPath(".//text()[not(parent::title or parent::script or parent::style)]")
-_SHOWN_MARGIN = 1.5
-_SEPARATOR_SPLIT = re.compile("(" + "|".join(map(re.escape, sorted(
-    set(_TITLE_SEPARATORS) - {": ", "："}, key=len, reverse=True))) + ")")
-"""Not at colons: "How to Make a Good Game: 5 Mistakes" is one headline, and its page may
-show the part after the colon on its own."""
-
-
 def _in_page_header(h1: etree._Element) -> bool:
     """Inside a <header> that is not within the article: the site's banner, or a category
     page's title bar. Taken only when it agrees closely with the declared title."""
@@ -408,13 +351,7 @@ def _chosen_title(root: etree._Element, c: _Collected, ld: JsonLd | None, declar
     if slugged is not None and on("title.slug_h1"):
         return decided("title.slug_h1", _cut_descriptors(slugged))
     if heading is None:
-        # Declared titles that only name the site say nothing of the page: its only <h1> does.
-        if named is None and len(h1s) == 1 and on("title.h1_over_site_name"):
-            return decided("title.h1_over_site_name", _cut_descriptors(h1s[0][0]))
         named = named or (names[0] if names else None)
-        if named and not home and on("title.shown_piece") and (
-                shown := _shown_piece(root, named)):
-            return decided("title.shown_piece", shown)
         if named:
             return decided("title.declared", named)
         return decided("title.first_h1", _cut_descriptors(h1s[0][0]) if h1s else None)
@@ -428,8 +365,6 @@ def _chosen_title(root: etree._Element, c: _Collected, ld: JsonLd | None, declar
         _part_before_heading(c.title, text, sites))
     if page_part and on("title.part_before_h1"):
         return decided("title.part_before_h1", page_part)
-    if on("title.kicker") and (kicked := _without_kicker(heading[1], text, named)):
-        return decided("title.kicker", kicked)
     if named and on("title.kicker_above") and _kicker_above(heading[1], text, named):
         return decided("title.kicker_above", named)
     # "Thread: <title>", "Blog: <title>", "<Product line> <title>": an <h1> that only puts a
@@ -438,11 +373,6 @@ def _chosen_title(root: etree._Element, c: _Collected, ld: JsonLd | None, declar
         k, n = _key(text), _key(named)
         if k != n and k.endswith(n) and on("title.h1_lead_in"):
             return decided("title.h1_lead_in", named)
-    # "8 Recent Trends in Photography" declared, "Recent Trends in Photography" in the <h1>:
-    # a declared title that only adds numbers (a count, a year) is the same headline with
-    # what the theme's shorter <h1> leaves out.
-    if named and on("title.declared_numbers") and _adds_only_numbers(named, text):
-        return decided("title.declared_numbers", named)
     # A page that calls itself a generic web page (schema.org WebPage, og:type website), with
     # its <h1> outside any <article>, is a landing page: its <h1> is a hero line ("One
     # workspace. Zero busywork.") and the declared title names the page. An <h1> that only
@@ -453,36 +383,7 @@ def _chosen_title(root: etree._Element, c: _Collected, ld: JsonLd | None, declar
         k, n = _key(_DIGITS.sub("", text)), _key(_DIGITS.sub("", named))
         if k not in n and n not in k and on("title.landing_page"):
             return decided("title.landing_page", named)
-    credit = _lines_after_titles(_inline_lines(heading[1]), declared_words)
-    if (credit and text.endswith(credit) and len(credit) < len(text)
-            and on("title.h1_credit_cut")):
-        return decided("title.h1_credit_cut", text[: -len(credit)].rstrip())
     return decided("title.h1", text)
-
-
-def _without_kicker(h1: etree._Element, text: str, named: str | None) -> str | None:
-    """A news headline under its kicker, both in the <h1> ("Eskalation im Nahen Osten" over
-    "Die israelische Zurückhaltung ..."): the publisher's declared title when it writes the
-    two as one ("Kicker: Headline"), else the headline alone, never the two run together. A
-    plain first ``<span>`` counts as a kicker only when the declared title is the rest."""
-    found = _kicker(h1)
-    if found is None:
-        return None
-    kicker, hinted = found
-    rest = text[len(kicker):]
-    if not text.startswith(kicker) or not _WORD.search(rest) or not _KICKER_GAP.match(rest):
-        return None  # "Category:Planning" is one name
-    if named and _key(named) == _key(text):
-        return named if hinted else None
-    rest = rest.lstrip(_KICKER_SEPARATORS)
-    if hinted or (named and _key(named) == _key(rest)):
-        return rest
-    return None
-
-
-_KICKER_SEPARATORS = " :|–—-·•"
-_KICKER_GAP = re.compile(r"\s|[:|–—·•-]\s")
-"""A space, or a separator and a space, between a kicker and its headline."""
 
 
 def _kicker_above(h1: etree._Element, text: str, named: str) -> bool:
@@ -499,12 +400,6 @@ def _kicker_above(h1: etree._Element, text: str, named: str) -> bool:
 
 _KICKER_TEXTS = 4
 """Texts just above the <h1> where its overline sits (nearest first)."""
-
-
-def _adds_only_numbers(longer: str, shorter: str) -> bool:
-    k, n = _key(shorter), _key(longer)
-    return (k != n and _DIGITS.sub("", k) == _DIGITS.sub("", n)
-            and set(_DIGITS.findall(shorter)) <= set(_DIGITS.findall(longer)))
 
 
 def _part_before_heading(title: str | None, heading: str, sites: list[str]) -> str | None:
@@ -571,18 +466,3 @@ def _cut_descriptors(title: str) -> str:
         if head != title and _WORD.search(head):
             title = head
     return title
-
-
-def _lines_after_titles(lines: list[str], declared_words: set[str]) -> str:
-    """The lines of an <h1> after the last one a declared title shares a word with: a credit
-    or a kicker the page sets under the headline in the same <h1> ("米朝首脳直通電話
-    習氏に挑むトランプ戦術の成否" / "編集委員 中沢克二"); "" when there are none."""
-    agree = [bool((_words(line) & declared_words) - _FUNCTION_WORDS) for line in lines]
-    if len(lines) < 2 or not agree[0] or all(agree):
-        return ""
-    last = max(i for i, a in enumerate(agree) if a)
-    after = lines[last + 1:]
-    # A line that opens in lower case goes on with the headline ("... for teams" / "and agents").
-    if after[0][:1].islower() or not any(_words(line) for line in after):
-        return ""
-    return " ".join(after)
