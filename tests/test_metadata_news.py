@@ -162,3 +162,16 @@ def test_a_rule_that_raises_is_logged_and_counted_not_silent(monkeypatch, caplog
     assert found.title is None and found.language is None
     assert fired["title.error"] == 1
     assert "reading title failed" in caplog.text and "TypeError: a bug" in caplog.text
+
+
+def test_a_headline_set_as_h3_anchors_the_byline_of_a_page_without_h1():
+    # a broadcaster's page: no <h1>, the headline is an <h3>, the writer under it
+    body = ('<h3><span class="roofline">Premiere</span> <span class="titletext">Altes Hotel '
+            "öffnet als Theater seine Pforten</span></h3>"
+            '<div class="lineinfo">Do 25.04.24 | 14:07 Uhr | Von '
+            '<span class="authorname">Eva Muster</span></div>')
+    # teasers of other stories above it, each with its writer
+    teasers = "".join(f'<div class="teaser"><a href="/s{k}">Meldung {k}</a>'
+                      f'<span class="author">Anna Andere{k}</span></div>' for k in range(3))
+    page = meta(og("Altes Hotel öffnet als Theater seine Pforten"), teasers + body)
+    assert page.authors == ("Eva Muster",)

@@ -166,14 +166,14 @@ def _iter_elements_before(el: etree._Element) -> Iterator[etree._Element]:
 
 def _headline(root: etree._Element, c: _Collected) -> etree._Element | None:
     """The element bylines and dates are looked for around: the first <h1> with text, else
-    (forum threads, some blogs) the first <h2> whose words are mostly in the declared title,
-    else an empty <h1>. Found once per page and kept on ``c``."""
+    (forum threads, some blogs, broadcasters' pages) the first <h2> or <h3> whose words are
+    mostly in the declared title, else an empty <h1>. Found once per page and kept on ``c``."""
     if c.anchor is not False:
         return c.anchor  # type: ignore[return-value]
     found = next((h for h in c.h1s if len(_inline_text(h)) >= 3), None)
     if found is None:
         title_words = _words(" ".join(t for t in (c.title, _first(c.metas, _TITLE_KEYS)) if t))
-        for h2 in islice(root.iter("h2"), _H2_SCAN):
+        for h2 in islice(root.iter("h2", "h3"), _H2_SCAN):
             words = _words(_inline_text(h2))
             if words and len(words & title_words) >= _H2_AGREEMENT * len(words):
                 found = h2
