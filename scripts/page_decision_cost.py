@@ -15,7 +15,7 @@ import time
 
 from newscrawl.evaluation.datasets import load_pages
 from newscrawl.extraction import Extractor
-from newscrawl.extraction.assemble import choose_nodes
+from newscrawl.extraction.assemble import keep_nodes
 from newscrawl.extraction.decode import decode_page
 from newscrawl.extraction.extractor import page_nodes
 from newscrawl.extraction.pagekind import PageModel, markup_counts, page_signals
@@ -41,7 +41,7 @@ def main() -> None:
         if nodes.table is None or not len(nodes.table):
             continue
         proba = extractor.model.predict(nodes.table)
-        keep = choose_nodes(proba, nodes.table.weights)
+        keep = keep_nodes(nodes.table, proba)
         t3 = time.perf_counter()
         page_signals(nodes.table, proba, keep, nodes.markup)
         t4 = time.perf_counter()

@@ -286,6 +286,48 @@ def test_nodes_are_cut_where_the_expected_page_f1_peaks_never_under_the_floor() 
     assert not choose_nodes(np.zeros(0), np.zeros(0)).any()
 
 
+def test_stage_two_sees_how_far_a_node_sits_outside_the_sure_story() -> None:
+    """Teasers half believed beside a story: the content root over 0.5 takes them in, the
+    subtree of the nodes over 0.8 does not, and says how many levels out they are."""
+    from newscrawl.extraction.context import context_features
+    from newscrawl.extraction.extractor import page_nodes
+
+    html = ("<html><body><main><article><div class='body'><p>{0}</p><p>{0}</p><p>{0}</p></div>"
+            "</article><aside><ul>{1}</ul></aside></main></body></html>").format(
+                "The river rose in spring and fell in summer. " * 4,
+                "".join(f"<li>Elsewhere, the council votes on bridge number {k} tonight.</li>"
+                        for k in range(4)))
+    table = page_nodes(html.encode(), "https://news.example/a").table
+    assert len(table) == 7
+    X = context_features(table, np.array([0.95, 0.9, 0.92, 0.6, 0.6, 0.6, 0.6]))
+    col = {name: X[:, j] for j, name in enumerate(CONTEXT_NAMES)}
+    assert col["in_content_root"].tolist() == [1] * 7
+    assert col["in_sure_core"].tolist() == [1, 1, 1, 0, 0, 0, 0]
+    # li -> ul -> aside, whose parent <main> holds the story's core
+    assert col["sure_core_levels_out"].tolist() == [0, 0, 0, 3, 3, 3, 3]
+    assert 0.5 < col["sure_share"][0] < 0.8
+
+
+def test_a_page_declaring_a_story_leans_further_toward_precision() -> None:
+    from newscrawl.extraction.assemble import keep_nodes
+    from newscrawl.extraction.extractor import page_nodes
+
+    story = ("We measured the river for a year. The water rose in spring and fell in summer. "
+             "Farmers along its banks changed what they planted. ") * 3
+    teaser = "Elsewhere: the council votes on the new bridge, and a school reopens."
+    body = ("<html><head>{}</head><body><div><p>{}</p><p>{}</p></div>"
+            "<ul><li>{}</li></ul></body></html>")
+    declared = page_nodes(body.format('<meta property="og:type" content="article">', story,
+                                      story, teaser).encode(), "https://news.example/a").table
+    plain = page_nodes(body.format("", story, story, teaser).encode(),
+                       "https://news.example/a").table
+    proba = np.array([0.97, 0.97, 0.65])
+    # The same probabilities: a half-believed line beside a declared story goes, on a page
+    # that declares nothing it stays.
+    assert keep_nodes(declared, proba).tolist() == [True, True, False]
+    assert keep_nodes(plain, proba).tolist() == [True, True, True]
+
+
 def test_a_page_of_one_paragraph_gives_that_paragraph() -> None:
     prose = ("AI has not meaningfully changed anything in security so far. Phishing with faked "
              "voices is still rare, and most breaches still begin with a reused password.")

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..extraction.assemble import assemble, choose_nodes, smooth
+from ..extraction.assemble import assemble, keep_nodes, smooth
 from ..extraction.features import FEATURE_NAMES
 from ..extraction.site import sample_size
 from .scoring import bag_prf
@@ -115,7 +115,7 @@ def respelled_scores(ds, proba: np.ndarray, originals: list[tuple]) -> dict[str,
     ends = np.cumsum([len(t) for t in c.tables])
     copies = [
         (ds.pages[i].page.page_type, *bag_prf(
-            assemble(ds.pages[i].table, choose_nodes(p, table.weights)),
+            assemble(ds.pages[i].table, keep_nodes(table, p)),
             ds.pages[i].page.text or "", ds.pages[i].page.script))
         for i, table, p in zip(c.origin.tolist(), c.tables,
                                np.split(proba, ends[:-1]) if c.tables else (), strict=True)]
@@ -225,7 +225,7 @@ def cross_validate(data_dir: str | list[str], folds: int = 5, limit: int | None 
               file=sys.stderr)
 
     def raw(table, p: np.ndarray) -> np.ndarray:
-        return choose_nodes(p, table.weights)
+        return keep_nodes(table, p)
 
     def smoothed(table, p: np.ndarray) -> np.ndarray:
         return smooth(table, p) > 0.5
@@ -296,7 +296,7 @@ def respelled_text(model, body: bytes, url: str | None) -> str | None:
         return None
     if not len(copy):
         return ""
-    return assemble(written, choose_nodes(model.predict(copy), copy.weights))
+    return assemble(written, keep_nodes(copy, model.predict(copy)))
 
 
 def score_model(data_dir: str, model: str | Path, limit: int | None = None,

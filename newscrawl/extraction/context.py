@@ -28,6 +28,7 @@ CONTEXT_NAMES: tuple[str, ...] = (
        "p_rank_in_page", "kept_before_share", "kept_after_share")
     + tuple(f"up{k}_{f}" for k in _LEVELS for f in ("p_mean", "kept_share", "text_share"))
     + ("in_content_root", "content_root_share", "content_root_up")
+    + ("in_sure_core", "sure_core_levels_out", "sure_core_share", "sure_share")
     + tuple(f"c_{n}" for n in _CARRIED)
 )
 
@@ -88,6 +89,46 @@ def _ancestor_columns(table: NodeTable, p: np.ndarray, weight: np.ndarray,
     return cols
 
 
+SURE = 0.8
+"""Stage-1 probability of a node counted as sure content for ``_sure_core_columns``."""
+SURE_CORE_HOLDS = 0.9
+"""Share of the sure text the sure core's subtree holds."""
+
+
+def _sure_core_columns(table: NodeTable, p: np.ndarray, weight: np.ndarray) -> list[np.ndarray]:
+    """Where a node stands to the subtree that holds the text stage 1 is sure of.
+
+    The content root above counts every node over 0.5, so a story's "more news" teasers,
+    kept at 0.6 beside it, pull the root up to the wrapper that holds both. The deepest
+    element holding 90 % of the nodes over 0.8 is the story's own body; how many levels a
+    node sits outside it tells a teaser block beside the story from a paragraph within it.
+    """
+    n = len(p)
+    sure = p >= SURE
+    if not sure.any():
+        return [np.zeros(n), np.full(n, -1.0), np.zeros(n), np.zeros(n)]
+    parent, end, depth = table.parent, table.end, table.depth
+    n_el = len(parent)
+    sub_sure = subtree_sums(np.bincount(table.owner, weights=weight * sure, minlength=n_el), end)
+    sub_w = subtree_sums(np.bincount(table.owner, weights=weight, minlength=n_el), end)
+    holds = np.flatnonzero(sub_sure >= SURE_CORE_HOLDS * sub_sure[0])
+    core = int(holds[np.argmax(depth[holds])])
+    levels = np.zeros(n_el)  # levels up to the core or to one of its ancestors
+    settled = np.zeros(n_el, dtype=bool)
+    settled[core:end[core]] = True
+    e = core
+    while e >= 0:
+        settled[e] = True
+        e = int(parent[e])
+    for d in range(1, int(depth.max()) + 1):  # parents before children
+        row = np.flatnonzero((depth == d) & ~settled)
+        levels[row] = levels[parent[row]] + 1
+    inside = (table.owner >= core) & (table.owner < end[core])
+    return [inside.astype(np.float64), np.where(inside, 0.0, levels[table.owner]),
+            np.full(n, sub_w[core] / max(sub_w[0], 1.0)),
+            np.full(n, (weight * sure).sum() / max(weight.sum(), 1.0))]
+
+
 def context_features(table: NodeTable, proba: np.ndarray) -> np.ndarray:
     """float32 rows in ``CONTEXT_NAMES`` order, from a page's table and stage-1 output."""
     n = len(proba)
@@ -126,6 +167,7 @@ def context_features(table: NodeTable, proba: np.ndarray) -> np.ndarray:
              np.full(n, (weight * kept).sum() / weight.sum()), dist, order / n,
              (kept_chars - weight * kept) / total_kept, (total_kept - kept_chars) / total_kept]
     cols += _ancestor_columns(table, p, weight, kept)
+    cols += _sure_core_columns(table, p, weight)
     X[:, : len(cols)] = np.array(cols).T  # column_stack reshapes each column in Python
     X[:, len(cols):] = table.X[:, _CARRIED_COLS]
     return X

@@ -10,7 +10,7 @@ from pathlib import Path
 from lxml import etree
 
 from .article import Article, PageSignals
-from .assemble import assemble, choose_nodes
+from .assemble import assemble, keep_nodes
 from .clean import clean, streams_segments
 from .decode import NotText, decode_page
 from .features import NodeTable, TooManyNodes, node_features
@@ -133,7 +133,7 @@ class Extractor:
             t0 = time.perf_counter()
             proba = self.model.predict(table)
             t1 = time.perf_counter()
-            keep = choose_nodes(proba, table.weights)
+            keep = keep_nodes(table, proba)
             text = assemble(table, keep)
             kept = int(keep.sum())
             signals = page_signals(table, proba, keep, page.markup)

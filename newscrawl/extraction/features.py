@@ -24,7 +24,7 @@ from lxml import etree
 from .metadata import Metadata
 from .text import HIDDEN_STYLE, text_key
 
-FEATURE_VERSION = 8
+FEATURE_VERSION = 9
 
 # Tags that survive cleaning, each with its own code; anything else is "other" (0).
 TAGS = (
