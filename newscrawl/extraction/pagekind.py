@@ -265,7 +265,9 @@ def page_signals(table: NodeTable, proba: np.ndarray, keep: np.ndarray,
     counts = dict(markup or {})
     counts["pre_page_share"] = _kept_share(table.weights, table.X, (_TAG_PRE,),
                                            float(table.weights.sum()))
-    counts["prices"] = math.log1p(len(_PRICE.findall(text)))
+    # Most pages show no currency sign: one scan for it spares the costlier price pattern.
+    counts["prices"] = (math.log1p(len(_PRICE.findall(text))) if _CURRENCY.search(text)
+                        else 0.0)
     w = table.weights
     X = table.X
     kw = w[keep]
