@@ -113,18 +113,18 @@ def _sure_core_columns(table: NodeTable, p: np.ndarray, weight: np.ndarray) -> l
     sub_w = subtree_sums(np.bincount(table.owner, weights=weight, minlength=n_el), end)
     holds = np.flatnonzero(sub_sure >= SURE_CORE_HOLDS * sub_sure[0])
     core = int(holds[np.argmax(depth[holds])])
-    levels = np.zeros(n_el)  # levels up to the core or to one of its ancestors
-    settled = np.zeros(n_el, dtype=bool)
-    settled[core:end[core]] = True
-    e = core
-    while e >= 0:
-        settled[e] = True
-        e = int(parent[e])
-    for d in range(1, int(depth.max()) + 1):  # parents before children
-        row = np.flatnonzero((depth == d) & ~settled)
-        levels[row] = levels[parent[row]] + 1
-    inside = (table.owner >= core) & (table.owner < end[core])
-    return [inside.astype(np.float64), np.where(inside, 0.0, levels[table.owner]),
+    chain = [core]  # the core and its ancestors, root first: nested subtrees
+    while parent[chain[-1]] >= 0:
+        chain.append(int(parent[chain[-1]]))
+    chain = np.asarray(chain[::-1])
+    # An element's nearest ancestor on the chain is the last chain element that starts at
+    # or before it (pre-order) and whose subtree still holds it; both are prefixes.
+    el = table.owner
+    starts = np.searchsorted(chain, el, side="right")
+    holding = np.searchsorted(-end[chain], -el, side="left")
+    nearest = chain[np.minimum(starts, holding) - 1]
+    inside = (el >= core) & (el < end[core])
+    return [inside.astype(np.float64), np.where(inside, 0.0, depth[el] - depth[nearest]),
             np.full(n, sub_w[core] / max(sub_w[0], 1.0)),
             np.full(n, (weight * sure).sum() / max(weight.sum(), 1.0))]
 
