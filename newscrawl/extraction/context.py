@@ -50,24 +50,29 @@ def _group_stats(keys: np.ndarray, values: np.ndarray, weights: np.ndarray, size
             np.bincount(keys, minlength=size)[keys])
 
 
+def _subtree(table: NodeTable, per_node: np.ndarray) -> np.ndarray:
+    """Per element, ``per_node`` summed over the nodes of its subtree (prefix sums over the
+    pre-order, where a subtree is a contiguous range of elements)."""
+    return subtree_sums(np.bincount(table.owner, weights=per_node, minlength=len(table.parent)),
+                        table.end)
+
+
+def _deepest_holding(table: NodeTable, sub_mass: np.ndarray, at_least: float) -> int:
+    """The deepest element whose subtree holds ``at_least`` of a mass (``_subtree``)."""
+    holds = np.flatnonzero(sub_mass >= at_least)
+    return int(holds[np.argmax(table.depth[holds])])
+
+
 def _ancestor_columns(table: NodeTable, p: np.ndarray, weight: np.ndarray,
-                      kept: np.ndarray) -> list[np.ndarray]:
+                      kept: np.ndarray, sub_w: np.ndarray) -> list[np.ndarray]:
     """How content-like the subtrees around a node are, a few levels up.
 
     Main content is one subtree of the page: a node whose grandparent holds most of the text
-    stage 1 kept sits inside the article, whatever it looks like itself. Subtree sums come from
-    prefix sums over the pre-order, where a subtree is a contiguous range of elements.
+    stage 1 kept sits inside the article, whatever it looks like itself.
     """
     parent, end = table.parent, table.end
-    n_el = len(parent)
-    idx_el = np.arange(n_el)
-
-    def subtree(per_node: np.ndarray) -> np.ndarray:
-        return subtree_sums(np.bincount(table.owner, weights=per_node, minlength=n_el), end)
-
-    sub_w = subtree(weight)
-    sub_wp = subtree(weight * p)
-    sub_kept = subtree(weight * kept)
+    sub_wp = _subtree(table, weight * p)
+    sub_kept = _subtree(table, weight * kept)
     total_w = max(sub_w[0], 1.0)
     total_kept = max(sub_kept[0], 1.0)
     cols = []
@@ -81,8 +86,7 @@ def _ancestor_columns(table: NodeTable, p: np.ndarray, weight: np.ndarray,
                  sub_w[anc] / total_w]
     # The content root: the deepest element holding 80 % of the kept text.
     depth = table.depth
-    holds = sub_kept >= 0.8 * total_kept
-    root = int(idx_el[holds][np.argmax(depth[holds])]) if sub_kept[0] > 0 else 0
+    root = _deepest_holding(table, sub_kept, 0.8 * total_kept) if sub_kept[0] > 0 else 0
     inside = (table.owner >= root) & (table.owner < end[root])
     cols += [inside.astype(np.float64), np.full(len(p), sub_w[root] / total_w),
              np.where(inside, depth[table.owner] - depth[root], -1).astype(np.float64)]
@@ -95,7 +99,8 @@ SURE_CORE_HOLDS = 0.9
 """Share of the sure text the sure core's subtree holds."""
 
 
-def _sure_core_columns(table: NodeTable, p: np.ndarray, weight: np.ndarray) -> list[np.ndarray]:
+def _sure_core_columns(table: NodeTable, p: np.ndarray, weight: np.ndarray,
+                       sub_w: np.ndarray) -> list[np.ndarray]:
     """Where a node stands to the subtree that holds the text stage 1 is sure of.
 
     The content root above counts every node over 0.5, so a story's "more news" teasers,
@@ -108,11 +113,8 @@ def _sure_core_columns(table: NodeTable, p: np.ndarray, weight: np.ndarray) -> l
     if not sure.any():
         return [np.zeros(n), np.full(n, -1.0), np.zeros(n), np.zeros(n)]
     parent, end, depth = table.parent, table.end, table.depth
-    n_el = len(parent)
-    sub_sure = subtree_sums(np.bincount(table.owner, weights=weight * sure, minlength=n_el), end)
-    sub_w = subtree_sums(np.bincount(table.owner, weights=weight, minlength=n_el), end)
-    holds = np.flatnonzero(sub_sure >= SURE_CORE_HOLDS * sub_sure[0])
-    core = int(holds[np.argmax(depth[holds])])
+    sub_sure = _subtree(table, weight * sure)
+    core = _deepest_holding(table, sub_sure, SURE_CORE_HOLDS * sub_sure[0])
     chain = [core]  # the core and its ancestors, root first: nested subtrees
     while parent[chain[-1]] >= 0:
         chain.append(int(parent[chain[-1]]))
@@ -166,8 +168,9 @@ def context_features(table: NodeTable, proba: np.ndarray) -> np.ndarray:
              np.full(n, p.max()), np.full(n, (p * weight).sum() / weight.sum()),
              np.full(n, (weight * kept).sum() / weight.sum()), dist, order / n,
              (kept_chars - weight * kept) / total_kept, (total_kept - kept_chars) / total_kept]
-    cols += _ancestor_columns(table, p, weight, kept)
-    cols += _sure_core_columns(table, p, weight)
+    sub_w = _subtree(table, weight)
+    cols += _ancestor_columns(table, p, weight, kept, sub_w)
+    cols += _sure_core_columns(table, p, weight, sub_w)
     X[:, : len(cols)] = np.array(cols).T  # column_stack reshapes each column in Python
     X[:, len(cols):] = table.X[:, _CARRIED_COLS]
     return X
