@@ -29,6 +29,16 @@ def _write_stories(tmp_path: Path, n: int) -> Path:
     return base
 
 
+def _write_news(news: Path, publishers: list[str]) -> None:
+    """News pages of the given publishers, one each, on domains of their own."""
+    for k, publisher in enumerate(publishers):
+        body = f"{PROSE} Story {k} of the publisher."
+        write_labelled_page(news, f"n{k}",
+                            f"<html><body><nav><a href=/>Home</a></nav><article><h1>N{k}</h1>"
+                            f"<p>{body}</p></article><footer>Footer</footer></body></html>",
+                            body, f"https://news{k}.example/a", publisher=publisher)
+
+
 def test_pages_without_text_nodes_count_as_empty_extractions(tmp_path: Path) -> None:
     base = _write_stories(tmp_path, 8)
     # Rendered by script only: nothing to classify, though the label has text.
@@ -80,13 +90,7 @@ def test_several_sets_are_cross_validated_together_and_scored_apart(tmp_path: Pa
     from newscrawl.evaluation.evaluate import format_report
 
     _write_stories(tmp_path / "first", 6)
-    news = tmp_path / "news" / "dev"
-    for k in range(4):
-        body = f"{PROSE} Story {k} of the publisher."
-        write_labelled_page(news, f"n{k}",
-                            f"<html><body><nav><a href=/>Home</a></nav><article><h1>N{k}</h1>"
-                            f"<p>{body}</p></article><footer>Footer</footer></body></html>",
-                            body, f"https://news{k}.example/a", publisher="Daily")
+    _write_news(tmp_path / "news" / "dev", ["Daily"] * 4)
 
     result = cross_validate([str(tmp_path / "first"), str(tmp_path / "news")], folds=2,
                             models=["density"], with_trafilatura=True)
@@ -140,13 +144,7 @@ def test_train_on_two_sets_writes_a_model_and_a_card_scoring_each_set(tmp_path: 
     from newscrawl.extraction import Extractor
 
     _write_stories(tmp_path / "wcxb", 6)
-    news = tmp_path / "fundus" / "dev"
-    for k in range(4):
-        body = f"{PROSE} Story {k} of the publisher."
-        write_labelled_page(news, f"n{k}",
-                            f"<html><body><nav><a href=/>Home</a></nav><article><h1>N{k}</h1>"
-                            f"<p>{body}</p></article><footer>Footer</footer></body></html>",
-                            body, f"https://news{k}.example/a", publisher=f"P{k % 2}")
+    _write_news(tmp_path / "fundus" / "dev", ["P0", "P1", "P0", "P1"])
     out = tmp_path / "model" / "nodes-t.ubj"
     assert main(["train", "--data", str(tmp_path / "wcxb"), "--data", str(tmp_path / "fundus"),
                  "--set-weight", "fundus=2", "--folds", "2", "--out", str(out)]) == 0
