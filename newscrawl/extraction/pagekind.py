@@ -42,6 +42,7 @@ from lxml import etree
 from .article import PageSignals
 from .features import FEATURE_NAMES, TAGS, NodeTable
 from .meta_jsonld import _loads as json_loads
+from .meta_jsonld import _types as jsonld_types
 from .model import ModelMismatch, dense_predictor
 from .shipped import shipped_file
 from .text import CJK_CHAR
@@ -241,16 +242,15 @@ def markup_counts(root: etree._Element) -> dict[str, float]:
 
 
 def _ld_types(data: object, types: list[str]) -> None:
-    """Append every ``@type`` in a JSON-LD document to ``types``, nested ones included."""
+    """Append every ``@type`` in a JSON-LD document to ``types``, nested ones included: the
+    replies and reviews ``meta_jsonld._walk`` leaves out are what ``reply_items`` counts."""
     stack = [data]
     while stack and len(types) < 2000:
         node = stack.pop()
         if isinstance(node, list):
             stack.extend(node)
         elif isinstance(node, dict):
-            t = node.get("@type")
-            types.extend(x.rsplit("/", 1)[-1].lower() for x in (t if isinstance(t, list) else [t])
-                         if isinstance(x, str))
+            types.extend(jsonld_types(node))
             stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
 
 
