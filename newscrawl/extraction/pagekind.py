@@ -171,8 +171,9 @@ _BLOCKS = frozenset({"div", "li", "article", "section", "tr"})
 # "/descendant::*" visits elements only; "//" visits every node, text included.
 _NAV_LINKS = etree.XPath("count(/descendant::nav/descendant::a"
                          " | /descendant::aside/descendant::a)")
-_ITEMTYPES = etree.XPath("/descendant::*/@itemtype")
-_AUTHOR_PROPS = etree.XPath("count(/descendant::*/@itemprop[. = 'author' or . = 'creator'])")
+_MICRODATA = etree.XPath("/descendant::*/@itemtype"
+                         " | /descendant::*/@itemprop[. = 'author' or . = 'creator']")
+"""Declared item types and author properties, in one walk of the tree instead of two."""
 _SUBHEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
 _COUNTED = ("input", "time", "ul", "ol", "script", "form", "button", "select", "textarea",
             "code", "article", "img", "h1", *_SUBHEADINGS)
@@ -181,8 +182,13 @@ _COUNTED = ("input", "time", "ul", "ol", "script", "form", "button", "select", "
 def markup_counts(root: etree._Element) -> dict[str, float]:
     """The ``MARKUP_FEATURES`` read from the raw tree, before cleaning drops forms, scripts
     and navigation: one pass over the elements named, and a few XPath counts (~1 ms a page)."""
-    types = [value.rstrip("/").rsplit("/", 1)[-1].lower() for value in _ITEMTYPES(root)]
-    authors = int(_AUTHOR_PROPS(root))
+    types: list[str] = []
+    authors = 0
+    for value in _MICRODATA(root):
+        if value.attrname == "itemtype":
+            types.append(value.rstrip("/").rsplit("/", 1)[-1].lower())
+        else:
+            authors += 1
     tags: Counter[str] = Counter()
     inputs = 0
     times: set[str] = set()
@@ -201,21 +207,20 @@ def markup_counts(root: etree._Element) -> dict[str, float]:
             data = json_loads(el.text or "")
             if data is not None:
                 _ld_types(data, types)
-    # Blocks that hold a link have a parent that holds one too: look only there. A link's
-    # ancestors are climbed until one already marked (its own ancestors are, too).
-    linked: set[etree._Element] = set()
+    # A block holding a link has ancestors holding one too: a link's ancestors are climbed
+    # until one already seen (its own ancestors are, too), and each block met on the way is
+    # counted once under its parent, tag and class.
+    seen: set[etree._Element] = set()
+    siblings: Counter[tuple] = Counter()
     for link in root.iter("a"):
         for el in link.iterancestors():
-            if el in linked:
+            if el in seen:
                 break
-            linked.add(el)
-    repeated = 0
-    for el in linked:
-        if len(el) >= 3:
-            same = Counter((k.tag, k.get("class") or "") for k in el
-                           if k in linked and k.tag in _BLOCKS)
-            if same:
-                repeated = max(repeated, max(same.values()))
+            seen.add(el)
+            if el.tag in _BLOCKS:
+                siblings[el.getparent(), el.tag, el.get("class") or ""] += 1
+    repeated = max((n for (parent, _, _), n in siblings.items()
+                    if parent is not None and len(parent) >= 3), default=0)
     declared = set(types)
     return {
         "any_posting_type": bool(declared & _ANY_POSTING_TYPES),
