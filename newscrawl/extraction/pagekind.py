@@ -267,15 +267,15 @@ def page_signals(table: NodeTable, proba: np.ndarray, keep: np.ndarray,
     if not n:
         return PageSignals()
     text = "\n".join(table.texts)
+    w = table.weights
+    X = table.X
     counts = dict(markup or {})
-    counts["pre_page_share"] = _kept_share(table.weights, table.X, (_TAG_PRE,),
-                                           float(table.weights.sum()))
+    counts["pre_page_share"] = _kept_share(w, X, (_TAG_PRE,), float(w.sum()))
     # Most pages show no currency sign: one scan for it spares the costlier price pattern.
     counts["prices"] = (math.log1p(len(_PRICE.findall(text))) if _CURRENCY.search(text)
                         else 0.0)
-    w = table.weights
-    X = table.X
     kw = w[keep]
+    kept_X = X[keep]
     kept_total = float(kw.sum())
     link = X[:, _N_LINK].astype(np.float64)
     title = X[:, _N_TITLE] > 0.5
@@ -285,7 +285,7 @@ def page_signals(table: NodeTable, proba: np.ndarray, keep: np.ndarray,
         kept_nodes=int(keep.sum()),
         kept_char_share=kept_total / float(w.sum()),
         kept_containers=len(np.unique(table.container[keep])) if any_kept else 0,
-        kept_heading_share=float(X[keep, _N_HEADING].mean()) if any_kept else 0.0,
+        kept_heading_share=float(kept_X[:, _N_HEADING].mean()) if any_kept else 0.0,
         kept_link_density=float(np.dot(kw, link[keep]) / kept_total) if kept_total else 0.0,
         page_link_density=float(np.dot(w, link) / w.sum()),
         best_block_share=float(X[0, _N_BEST_SHARE]),
@@ -293,13 +293,13 @@ def page_signals(table: NodeTable, proba: np.ndarray, keep: np.ndarray,
         page_doubt=float(np.dot(w, np.minimum(proba, 1.0 - proba)) / w.sum()),
         headline_kept=bool((title & keep).any()),
         headline_on_page=bool(title.any()),
-        kept_list_share=_kept_share(kw, X[keep], (_TAG_LI,), kept_total),
-        kept_table_share=_kept_share(kw, X[keep], (_TAG_TD, _TAG_TH), kept_total),
-        kept_pre_share=_kept_share(kw, X[keep], (_TAG_PRE,), kept_total),
-        kept_comment_share=_near_share(kw, X[keep, _N_COMMENT], kept_total),
-        kept_review_share=_near_share(kw, X[keep, _N_REVIEW], kept_total),
+        kept_list_share=_kept_share(kw, kept_X, (_TAG_LI,), kept_total),
+        kept_table_share=_kept_share(kw, kept_X, (_TAG_TD, _TAG_TH), kept_total),
+        kept_pre_share=_kept_share(kw, kept_X, (_TAG_PRE,), kept_total),
+        kept_comment_share=_near_share(kw, kept_X[:, _N_COMMENT], kept_total),
+        kept_review_share=_near_share(kw, kept_X[:, _N_REVIEW], kept_total),
         kept_article_share=_near_share(
-            kw, np.minimum(X[keep, _N_ARTICLE], X[keep, _N_T_ARTICLE]), kept_total),
+            kw, np.minimum(kept_X[:, _N_ARTICLE], kept_X[:, _N_T_ARTICLE]), kept_total),
         markup=tuple(float(counts.get(name, np.nan)) for name in MARKUP_FEATURES),
     )
 
@@ -313,7 +313,10 @@ def _kept_share(kw: np.ndarray, kept_X: np.ndarray, tags: tuple[float, ...],
     """Share of the kept characters whose element, or its parent, is one of ``tags``."""
     if not kept_total:
         return 0.0
-    inside = np.isin(kept_X[:, _N_TAG], tags) | np.isin(kept_X[:, _N_PARENT_TAG], tags)
+    tag, parent = kept_X[:, _N_TAG], kept_X[:, _N_PARENT_TAG]
+    inside = (tag == tags[0]) | (parent == tags[0])
+    for other in tags[1:]:
+        inside |= (tag == other) | (parent == other)
     return float(kw[inside].sum() / kept_total)
 
 
