@@ -318,3 +318,19 @@ def test_thousands_of_unwrapped_tags_leave_one_text_node_per_run(
         assert int(el.xpath("count(text())")) <= max(len(el) + 1, 256), el.tag
     assert [collapse_spaces(t) for t in table_of(f"<html><body>{body}</body></html>").texts] == [
         collapse_spaces(t) for t in texts]
+
+
+def test_text_beside_a_dropped_form_control_is_marked_near_it() -> None:
+    """Cleaning drops buttons and inputs; their block keeps a mark, and every node learns how
+    far up the smallest subtree holding a control is: a sign-up box's text sits beside its
+    form, the story's paragraphs only meet one at the page's body."""
+    table = table_of(
+        "<html><body><article><h1>Headline</h1><p>The story's first paragraph.</p></article>"
+        "<aside><div><p>Sign up for our newsletter</p><form><label>Email <input type=email>"
+        "</label><button>Subscribe</button></form></div></aside>"
+        "<div><p>Search tips</p><input type=hidden name=t value=x></div></body></html>")
+    assert row(table, "Email")["anc_control"] == 0
+    assert row(table, "Sign up")["anc_control"] == 1
+    assert row(table, "first paragraph")["anc_control"] == 2
+    assert row(table, "Search tips")["anc_control"] == 2  # a hidden input is no control
+    assert not any("Subscribe" in t for t in table.texts)

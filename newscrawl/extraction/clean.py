@@ -30,6 +30,11 @@ KEEP_IF_BLOCKS = ("button", "noscript")
 """Dropped when small, kept as a ``div`` when they hold blocks of text: libxml2 lets an
 unclosed ``<button>`` in a page header swallow the whole page, and forum software (Discourse,
 Flarum) serves its posts inside ``<noscript>`` to clients without JavaScript."""
+CONTROLS = ("button", "input", "select", "textarea")
+CONTROL_MARK = "data-newscrawl-control"
+"""Set on the block that held a form control before cleaning dropped it: a sign-up box, a
+paywall, a comment form or a search field sits beside one, an article's paragraphs far from
+any (``features``' ``anc_control``)."""
 _BLOCKS = frozenset({"p", "div", "article", "section", "main", "li", "table", "h1", "h2", "h3",
                      "h4", "blockquote", "pre"})
 _BLOCK_TEXT_CHARS = 200
@@ -205,6 +210,12 @@ def clean(root: etree._Element, streamed: bool = True
         if (any(d.tag in _BLOCKS for d in el.iterdescendants())
                 and _has_text(el, _BLOCK_TEXT_CHARS)):
             el.tag = "div"
+    for control in root.iter(*CONTROLS):
+        if control.tag == "input" and (control.get("type") or "").lower() == "hidden":
+            continue
+        block = _block_of(control)
+        if block is not None:
+            block.set(CONTROL_MARK, "")
     etree.strip_elements(root, *DROP, etree.Comment, etree.ProcessingInstruction, with_tail=False)
     _join_text_runs(root, _CROWDED_LINKS)  # the link count below reads their text
     _drop_hidden_inline(root)

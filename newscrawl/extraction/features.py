@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache, reduce
 from itertools import chain
@@ -21,10 +22,11 @@ from operator import itemgetter, or_
 import numpy as np
 from lxml import etree
 
+from .clean import CONTROL_MARK
 from .metadata import Metadata
 from .text import HIDDEN_STYLE, text_key
 
-FEATURE_VERSION = 9
+FEATURE_VERSION = 10
 
 # Tags that survive cleaning, each with its own code; anything else is "other" (0).
 TAGS = (
@@ -82,7 +84,7 @@ TAG_GROUPS: dict[str, tuple[str, ...]] = {
     "t_table": ("table",), "t_list": ("ul", "ol", "dl"), "t_quote": ("blockquote",),
     "t_form": ("form", "fieldset"), "t_address": ("address",),
 }
-GROUPS = (*CLASS_GROUPS, "hidden", *TAG_GROUPS)
+GROUPS = (*CLASS_GROUPS, "hidden", *TAG_GROUPS, "control")
 """``hidden`` is set by markup alone (the ``hidden`` attribute, ``aria-hidden="true"``,
 ``display:none`` or ``visibility:hidden`` in ``style``). Class words such as "hidden-xs" or
 "hide-on-print" joined it once, and mostly name text a reader sees: under the markup alone
@@ -291,6 +293,7 @@ def _walk(root: etree._Element, links: dict):
     containers = _CONTAINERS
     tag_mask = _TAG_MASK
     hidden_bit = _GROUP_BIT["hidden"]
+    control_bit = _GROUP_BIT["control"]
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, el in walker:
         if event == "start":
@@ -314,6 +317,8 @@ def _walk(root: etree._Element, links: dict):
                         or ("aria-hidden" in names and el.get("aria-hidden") == "true")
                         or ("style" in names and HIDDEN_STYLE.search(el.get("style")))):
                     mask |= hidden_bit
+                if CONTROL_MARK in names:
+                    mask |= control_bit
             masks.append(mask)
             text = el.text
             if text and not text.isspace():
@@ -334,8 +339,8 @@ def _walk(root: etree._Element, links: dict):
     return tag_code, parent, depth, end, masks, texts, owner, tails, cont, link_at, keyed, keys
 
 
-def _ancestor_distances(masks: list[int], parent: np.ndarray, depth: np.ndarray,
-                        owner: np.ndarray) -> np.ndarray:
+def _ancestor_distances(masks: Sequence[int] | np.ndarray, parent: np.ndarray,
+                        depth: np.ndarray, owner: np.ndarray) -> np.ndarray:
     """Per text node and group, levels up from its element to the nearest element (itself
     included) carrying the group, ``_NO_ANCESTOR`` when none is nearer.
 
@@ -568,7 +573,13 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
                 column[dst] = values[src]
             X[dst, col[f"{side}{k}_same_cont"]] = co[dst] == co[src]
 
-    dist = _ancestor_distances(masks, parent_a, depth_a, o)
+    # A control's block marks every element holding it: the distance is to the smallest
+    # subtree with a control anywhere in it (a sign-up box's text sits beside its form).
+    mask_a = np.asarray(masks, dtype=np.int64)
+    held = (mask_a & _GROUP_BIT["control"]) != 0
+    if held.any():
+        mask_a[subtree_sums(held.astype(np.float64), end_a) > 0] |= _GROUP_BIT["control"]
+    dist = _ancestor_distances(mask_a, parent_a, depth_a, o)
     first = col[f"anc_{GROUPS[0]}"]
     X[:, first:first + len(GROUPS)] = dist
 
