@@ -97,6 +97,11 @@ LINE_BREAK = "\u2028"
 newlines of the source, but told apart from them when the text is assembled."""
 
 
+def hidden_input(el: etree._Element) -> bool:
+    """An ``<input type=hidden>``: form state, no control a reader sees."""
+    return el.tag == "input" and (el.get("type") or "").lower() == "hidden"
+
+
 def _block_of(el: etree._Element) -> etree._Element | None:
     parent = el.getparent()
     while parent is not None and parent.tag in _INLINE:
@@ -211,7 +216,7 @@ def clean(root: etree._Element, streamed: bool = True
                 and _has_text(el, _BLOCK_TEXT_CHARS)):
             el.tag = "div"
     for control in root.iter(*CONTROLS):
-        if control.tag == "input" and (control.get("type") or "").lower() == "hidden":
+        if hidden_input(control):
             continue
         block = _block_of(control)
         if block is not None:

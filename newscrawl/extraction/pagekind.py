@@ -40,6 +40,7 @@ import numpy as np
 from lxml import etree
 
 from .article import PageSignals
+from .clean import hidden_input
 from .features import FEATURE_NAMES, TAGS, NodeTable
 from .meta_jsonld import _loads as json_loads
 from .meta_jsonld import _types as jsonld_types
@@ -197,7 +198,7 @@ def markup_counts(root: etree._Element) -> dict[str, float]:
         tag = el.tag
         tags[tag] += 1
         if tag == "input":
-            inputs += (el.get("type") or "text").lower() != "hidden"
+            inputs += not hidden_input(el)
         elif tag == "time":
             times.add(el.get("datetime") or el.text or "")
         elif tag in ("ul", "ol"):
@@ -314,9 +315,9 @@ def _kept_share(kw: np.ndarray, kept_X: np.ndarray, tags: tuple[float, ...],
     if not kept_total:
         return 0.0
     tag, parent = kept_X[:, _N_TAG], kept_X[:, _N_PARENT_TAG]
-    inside = (tag == tags[0]) | (parent == tags[0])
-    for other in tags[1:]:
-        inside |= (tag == other) | (parent == other)
+    inside = np.zeros(len(tag), dtype=bool)
+    for one in tags:
+        inside |= (tag == one) | (parent == one)
     return float(kw[inside].sum() / kept_total)
 
 

@@ -27,7 +27,7 @@ from ..evaluation.evaluate import (
     trafilatura_text,
 )
 from ..evaluation.scoring import bag_prf
-from ..extraction.assemble import keep_nodes
+from ..extraction.assemble import KEEP_FLOOR, PRECISION_LEAN, STORY_LEAN, keep_nodes
 from ..extraction.context import CONTEXT_NAMES
 from ..extraction.features import FEATURE_NAMES, FEATURE_VERSION
 from ..extraction.model import SURE_PAGE
@@ -224,8 +224,9 @@ def model_card(args: argparse.Namespace, ds, members: list, words, scores: dict,
         "of each node's neighbourhood in stage 1's probabilities (reading-order window, "
         "container, parent, the subtree holding the nodes stage 1 is sure of). The article "
         "is the set of nodes that maximises the page's expected F1 under the averaged "
-        "probabilities (raised to the power 1.5, a lean toward precision; 2.0 on a page "
-        "that declares an article type), never a node under 0.3 (`keep_nodes` in "
+        f"probabilities (raised to the power {PRECISION_LEAN}, a lean toward precision; "
+        f"{STORY_LEAN} on a page that declares an article type), never a node under "
+        f"{KEEP_FLOOR} (`keep_nodes` in "
         "`newscrawl/extraction/assemble.py`).",
         "",
         "## Files",
