@@ -292,22 +292,6 @@ def test_link_characters_count_nested_markup_and_empty_links() -> None:
     assert counts == (len("onetwothree") + len("four"), 3)
 
 
-def test_text_inside_a_link_around_blocks_knows_how_far_up_the_link_is() -> None:
-    """A teaser card is often one ``<a>`` around a heading and a summary: the link counts,
-    keyed by the ``<a>``'s own block, do not reach the heading, ``anc_linked`` does."""
-    story = "<p>" + "A sentence of the story itself, written out. " * 6 + "</p>"
-    card = ("<li><a href='/a'><div class='item'><div class='detail'>"
-            "<h3>A wrapped headline of another story</h3><p>Its summary line.</p>"
-            "</div></div></a></li>")
-    inline = "<li><h3><a href='/b'>An inline-linked headline of a story</a></h3></li>"
-    table = table_of(f"<html><body>{story}<ul>{card}{inline}</ul></body></html>")
-    headline, summary = row(table, "wrapped headline"), row(table, "summary line")
-    assert headline["anc_linked"] == 2 and summary["anc_linked"] == 2
-    assert headline["own_link_density"] == 0  # the counts stay as they were
-    for text in ("inline-linked", "story itself"):
-        assert row(table, text)["anc_linked"] == F._NO_ANCESTOR
-
-
 @pytest.mark.parametrize(("body", "texts", "link_chars"), [
     ("<div>" + "word<br>" * 2000 + "</div>", ["\u2028".join(["word"] * 2000)], 0),
     ("<p><a href='/x'>" + "word<img src='x.png'>" * 2000 + "</a></p>", ["word" * 2000], 8000),

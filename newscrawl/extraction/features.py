@@ -22,11 +22,11 @@ from operator import itemgetter, or_
 import numpy as np
 from lxml import etree
 
-from .clean import CONTROL_MARK, LINKED_MARK
+from .clean import CONTROL_MARK
 from .metadata import Metadata
 from .text import HIDDEN_STYLE, text_key
 
-FEATURE_VERSION = 11
+FEATURE_VERSION = 10
 
 # Tags that survive cleaning, each with its own code; anything else is "other" (0).
 TAGS = (
@@ -84,7 +84,7 @@ TAG_GROUPS: dict[str, tuple[str, ...]] = {
     "t_table": ("table",), "t_list": ("ul", "ol", "dl"), "t_quote": ("blockquote",),
     "t_form": ("form", "fieldset"), "t_address": ("address",),
 }
-GROUPS = (*CLASS_GROUPS, "hidden", *TAG_GROUPS, "control", "linked")
+GROUPS = (*CLASS_GROUPS, "hidden", *TAG_GROUPS, "control")
 """``hidden`` is set by markup alone (the ``hidden`` attribute, ``aria-hidden="true"``,
 ``display:none`` or ``visibility:hidden`` in ``style``). Class words such as "hidden-xs" or
 "hide-on-print" joined it once, and mostly name text a reader sees: under the markup alone
@@ -294,7 +294,6 @@ def _walk(root: etree._Element, links: dict):
     tag_mask = _TAG_MASK
     hidden_bit = _GROUP_BIT["hidden"]
     control_bit = _GROUP_BIT["control"]
-    linked_bit = _GROUP_BIT["linked"]
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, el in walker:
         if event == "start":
@@ -320,8 +319,6 @@ def _walk(root: etree._Element, links: dict):
                     mask |= hidden_bit
                 if CONTROL_MARK in names:
                     mask |= control_bit
-                if LINKED_MARK in names:
-                    mask |= linked_bit
             masks.append(mask)
             text = el.text
             if text and not text.isspace():
