@@ -14,6 +14,8 @@ from newscrawl.extraction.pagekind import (
     PAGE_FEATURE_NAMES,
     PAGE_FEATURE_VERSION,
     PageModel,
+    PageWords,
+    article_features,
     page_features,
 )
 from newscrawl.extraction.xgboost_lean import import_xgboost
@@ -308,6 +310,35 @@ def test_article_decision_is_the_classifiers_unless_the_site_rules_out(extractor
     assert not is_article and why.startswith("p(article) ")
 
 
+def test_page_words_score_distinct_words_without_digits_or_case(tmp_path) -> None:
+    words = PageWords(-0.5, {"reply": -1.0, "joined": -0.75, "published": 0.5})
+    assert words.score("Reply reply REPLY\nJoined 2019") == pytest.approx(-2.25)
+    assert words.score("Published 12 May; 2024 posts") == pytest.approx(0.0)
+    assert words.score("") == pytest.approx(-0.5)
+    words.save(tmp_path / "w.json", newscrawl_model_name="w")
+    assert PageWords.load(tmp_path / "w.json") == words
+    (tmp_path / "x.json").write_text('{"weights": {}}')
+    with pytest.raises(ModelMismatch, match="page-words"):
+        PageWords.load(tmp_path / "x.json")
+
+
+def test_shipped_page_words_tell_a_forums_furniture_from_a_news_sites(extractor,
+                                                                      model) -> None:
+    """The words regression the shipped classifier reads: a thread's furniture counts
+    against an article, a newspaper's for it; the decision's row carries its score."""
+    assert model.words is not None and model.words.weights
+    forum = "Forum index\nReply\nQuote\nJoined\nPosts\nRegister\nCommunity\nThread tools"
+    news = "News\nPublished\nShare this article\nNewsletter\nCopyright"
+    assert model.words.score(forum) < model.words.intercept < model.words.score(news)
+    art = extractor.extract(_page("Ferry terminal to close", _story(
+        "Ferry terminal to close", SENTENCES, 7)).encode(),
+        "https://www.example.com/2019/11/18/ferry-terminal-close")
+    row = article_features(art, words=model.words)
+    assert row[PAGE_FEATURE_NAMES.index("page_words")] == pytest.approx(
+        model.words.score(art.signals.page_text), rel=1e-6)
+    assert np.isnan(article_features(art)[PAGE_FEATURE_NAMES.index("page_words")])
+
+
 def test_spider_orders_page_requests_by_what_the_url_says() -> None:
     """A dated story URL is requested before a tag page; both are requested."""
     from scrapy.utils.test import get_crawler
@@ -346,5 +377,6 @@ def test_train_pages_writes_a_model_that_loads(tmp_path, capsys) -> None:
     assert "threshold" in printed and "precision/recall curve" in printed
     loaded = PageModel.load(out)
     assert loaded.url_booster is not None and 0.0 <= loaded.threshold <= 1.0
+    assert loaded.words is not None and out.with_name("pages-test.words.json").is_file()
     card = out.with_suffix(".md").read_text()
     assert "newscrawl train-pages" in card and "grouped by site" in card

@@ -41,6 +41,10 @@ class PageSignals:
     markup: tuple[float, ...] = ()
     """What the markup holds, in ``pagekind.MARKUP_FEATURES`` order: forms, code, navigation,
     declared posts and products, repeated blocks ... (empty: unknown)."""
+    page_text: str = ""
+    """All of the page's text nodes, kept or not, one a line: the words of a forum ("reply",
+    "joined"), a shop ("cart") or a manual set it apart in any layout (``pagekind.PageWords``
+    reads them when the page is decided, so extraction alone does not pay for it)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,11 +27,13 @@ as the node model's is. ``newscrawl train-pages`` builds the model (models/pages
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import zlib
 from collections import Counter
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
@@ -51,7 +53,7 @@ from .xgboost_lean import import_xgboost
 
 xgb = import_xgboost()
 
-PAGE_FEATURE_VERSION = 2
+PAGE_FEATURE_VERSION = 3
 DEFAULT_PAGE_MODEL = shipped_file("pages-v1.ubj")
 
 URL_BUCKETS = 32
@@ -122,7 +124,7 @@ def _names() -> tuple[str, ...]:
              "headline_kept", "headline_on_page", "kept_list_share", "kept_table_share",
              "kept_pre_share", "kept_comment_share", "kept_review_share",
              "kept_article_share")
-    return url + declared + via + text + nodes + MARKUP_FEATURES
+    return url + declared + via + text + nodes + MARKUP_FEATURES + ("page_words",)
 
 
 PAGE_FEATURE_NAMES: tuple[str, ...] = _names()
@@ -146,6 +148,7 @@ _NEAR = 6
 _TAG_LI, _TAG_TD, _TAG_TH, _TAG_PRE = (float(TAGS.index(t)) for t in ("li", "td", "th", "pre"))
 
 _WORD = re.compile(r"\w+")
+_LETTERS = re.compile(r"[^\W\d_]+")
 _DIGITS = re.compile(r"\d+")
 _CURRENCY = re.compile("[$¢£¤¥\u058f\u060b\u09f2\u09f3\u0e3f\u17db\u20a0-\u20cf\ufdfc"
                        "\ufe69\uff04\uffe0\uffe1\uffe5\uffe6]")
@@ -302,6 +305,7 @@ def page_signals(table: NodeTable, proba: np.ndarray, keep: np.ndarray,
         kept_article_share=_near_share(
             kw, np.minimum(kept_X[:, _N_ARTICLE], kept_X[:, _N_T_ARTICLE]), kept_total),
         markup=tuple(float(counts.get(name, np.nan)) for name in MARKUP_FEATURES),
+        page_text=text,
     )
 
 
@@ -398,9 +402,10 @@ def page_features(*, url: str | None, text: str, page_type: str | None = None,
                   modified: str | None = None, authors: Sequence[str] = (),
                   description: str | None = None, section: str | None = None,
                   image: str | None = None, tags: Sequence[str] = (),
-                  signals: PageSignals | None = None, found_via: str | None = None
-                  ) -> np.ndarray:
-    """One float32 row over ``PAGE_FEATURE_NAMES``; ``found_via`` None when unknown."""
+                  signals: PageSignals | None = None, found_via: str | None = None,
+                  words_score: float = math.nan) -> np.ndarray:
+    """One float32 row over ``PAGE_FEATURE_NAMES``; ``found_via`` None when unknown,
+    ``words_score`` NaN when no ``PageWords`` scored the page."""
     row = np.zeros(len(PAGE_FEATURE_NAMES), dtype=np.float32)
     c = _COL
     url_features(url, row)
@@ -456,16 +461,61 @@ def page_features(*, url: str | None, text: str, page_type: str | None = None,
     row[c["kept_article_share"]] = s.kept_article_share
     start = c[MARKUP_FEATURES[0]]
     row[start:start + len(MARKUP_FEATURES)] = s.markup or np.nan
+    row[c["page_words"]] = words_score
     return row
 
 
-def article_features(article: object, found_via: str | None = None) -> np.ndarray:
+def article_features(article: object, found_via: str | None = None,
+                     words: PageWords | None = None) -> np.ndarray:
     """``page_features`` of an extraction result (``newscrawl.extraction.Article``)."""
     return page_features(
         url=article.url, text=article.text, page_type=article.page_type, title=article.title,
         published=article.published, modified=article.modified, authors=article.authors,
         description=article.description, section=article.section, image=article.image,
-        tags=article.tags, signals=article.signals, found_via=found_via)
+        tags=article.tags, signals=article.signals, found_via=found_via,
+        words_score=words.score(article.signals.page_text) if words is not None else math.nan)
+
+
+def words_of(text: str) -> set[str]:
+    """The distinct words of a text, lower-cased, without digits (a year or a count says
+    when the training pages were crawled, not what they are)."""
+    return set(_LETTERS.findall(text.lower()))
+
+
+@dataclass(frozen=True)
+class PageWords:
+    """A logistic regression over which words a page shows, anywhere on it: its score is one
+    column of the page classifier (``page_words``).
+
+    Forums, shops, manuals and service pages write prose much like a story's; their
+    furniture ("reply", "joined", "cart", "parameters") tells them apart where the node
+    model's view of the page does not. Only words seen on several training sites are kept
+    (``train-pages``), so a site's own names carry no weight; words it never saw, as in
+    most languages besides English, add nothing, and the column is the intercept.
+    """
+
+    intercept: float
+    weights: dict[str, float]
+
+    def score(self, text: str) -> float:
+        """The regression's log-odds for a page's text (``PageSignals.page_text``)."""
+        return self.score_words(words_of(text))
+
+    def score_words(self, words: AbstractSet[str]) -> float:
+        weights = self.weights
+        return self.intercept + sum(map(weights.__getitem__, weights.keys() & words))
+
+    def save(self, path: Path, **attrs: str) -> None:
+        path.write_text(json.dumps({"format": "newscrawl-page-words-1", **attrs,
+                                    "intercept": self.intercept, "weights": self.weights},
+                                   ensure_ascii=False, sort_keys=True), "utf-8")
+
+    @classmethod
+    def load(cls, path: Path) -> PageWords:
+        data = json.loads(path.read_text("utf-8"))
+        if data.get("format") != "newscrawl-page-words-1":
+            raise ModelMismatch(f"{path}: not a page-words file")
+        return cls(float(data["intercept"]), {w: float(v) for w, v in data["weights"].items()})
 
 
 @dataclass(frozen=True, slots=True)
@@ -489,9 +539,11 @@ class PageModel:
     """
 
     def __init__(self, booster: xgb.Booster, path: Path | None = None,
-                 threshold: float | None = None, url_booster: xgb.Booster | None = None):
+                 threshold: float | None = None, url_booster: xgb.Booster | None = None,
+                 words: PageWords | None = None):
         self.booster = booster
         self.url_booster = url_booster
+        self.words = words
         self.path = path
         stored = booster.attr("newscrawl_threshold")
         if threshold is None and stored is None:
@@ -508,7 +560,9 @@ class PageModel:
         booster = _load(path, PAGE_FEATURE_NAMES)
         companion = booster.attr("newscrawl_url_model")
         url_booster = _load(path.parent / companion, URL_FEATURE_NAMES) if companion else None
-        return cls(booster, path, threshold, url_booster)
+        words_file = booster.attr("newscrawl_words_model")
+        words = PageWords.load(path.parent / words_file) if words_file else None
+        return cls(booster, path, threshold, url_booster, words)
 
     def probability(self, X: np.ndarray) -> np.ndarray:
         """P(article) per row of ``page_features``."""
@@ -517,7 +571,7 @@ class PageModel:
     def decide(self, article: object, found_via: str | None = None) -> PageKind:
         """Whether an extraction result is an article: the one call the crawl, ``newscrawl
         extract`` and evaluation share."""
-        p = float(self.probability(article_features(article, found_via))[0])
+        p = float(self.probability(article_features(article, found_via, self.words))[0])
         return PageKind(p >= self.threshold, p, self.threshold)
 
     def url_probability(self, url: str) -> float | None:
