@@ -13,6 +13,7 @@ from newscrawl.extraction.pagekind import (
     MARKUP_FEATURES,
     PAGE_FEATURE_NAMES,
     PAGE_FEATURE_VERSION,
+    WORDS_TEXT_CHARS,
     PageModel,
     PageWords,
     article_features,
@@ -315,6 +316,8 @@ def test_page_words_score_distinct_words_without_digits_or_case(tmp_path) -> Non
     assert words.score("Reply reply REPLY\nJoined 2019") == pytest.approx(-2.25)
     assert words.score("Published 12 May; 2024 posts") == pytest.approx(0.0)
     assert words.score("") == pytest.approx(-0.5)
+    # A huge page is read only so far: its words past the limit do not count.
+    assert words.score("x " * WORDS_TEXT_CHARS + "reply") == pytest.approx(-0.5)
     words.save(tmp_path / "w.json", newscrawl_model_name="w")
     assert PageWords.load(tmp_path / "w.json") == words
     (tmp_path / "x.json").write_text('{"weights": {}}')

@@ -476,10 +476,16 @@ def article_features(article: object, found_via: str | None = None,
         words_score=words.score(article.signals.page_text) if words is not None else math.nan)
 
 
+WORDS_TEXT_CHARS = 100_000
+"""How much of a page's text ``words_of`` reads: 99 % of the training pages have less, and
+a page of 10 MB of text would cost half a second."""
+
+
 def words_of(text: str) -> set[str]:
-    """The distinct words of a text, lower-cased, without digits (a year or a count says
-    when the training pages were crawled, not what they are)."""
-    return set(_LETTERS.findall(text.lower()))
+    """The distinct words of a text's first ``WORDS_TEXT_CHARS``, lower-cased, without
+    digits (a year or a count says when the training pages were crawled, not what they
+    are)."""
+    return set(_LETTERS.findall(text[:WORDS_TEXT_CHARS].lower()))
 
 
 @dataclass(frozen=True)
