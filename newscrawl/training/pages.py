@@ -49,9 +49,9 @@ by construction, where a WCXB "article" may be a landing page (models/pages-audi
 fold, weighted, every fundus-dev article was kept over three seeds; unweighted, one seed of
 three dropped one."""
 PAGE_WORDS_C = 0.1
-"""Inverse L2 strength of the page-words regression. Out of fold (nested, three seeds), C
-0.03 and 0.1 with words of 3 or 5 sites all gave precision at recall 0.98 of 0.857-0.865
-against 0.814 without the column."""
+"""Inverse L2 strength of the page-words regression: C 0.03 and 0.1 with words of 3 or 5
+sites were within 0.008 of each other out of fold (three seeds); models/pages-audit.md has
+the column's figures."""
 PAGE_WORDS_MIN_SITES = 5
 """A word weighs only when pages of this many training sites show it: a site's own names
 (its brand, its menu) would tell the classifier that site, not the kind of page."""
@@ -208,16 +208,16 @@ def fit_page_words(words: list[frozenset[str]], y: np.ndarray, weight: np.ndarra
         for word in words[i]:
             sites.setdefault(word, set()).add(groups[i])
     vocab = sorted(w for w, s in sites.items() if len(s) >= PAGE_WORDS_MIN_SITES)
+    if not vocab or len(set(y[rows].tolist())) < 2:  # too few sites to learn a word from
+        share = np.clip(np.average(y[rows], weights=weight[rows]) if len(rows) else 0.5,
+                        1e-3, 1 - 1e-3)
+        return PageWords(float(np.log(share / (1 - share))), {})
     index = {w: k for k, w in enumerate(vocab)}
     indices: list[int] = []
     indptr = [0]
     for i in rows.tolist():
         indices.extend(index[w] for w in words[i] if w in index)
         indptr.append(len(indices))
-    if not vocab or len(set(y[rows].tolist())) < 2:  # too few sites to learn a word from
-        share = np.clip(np.average(y[rows], weights=weight[rows]) if len(rows) else 0.5,
-                        1e-3, 1 - 1e-3)
-        return PageWords(float(np.log(share / (1 - share))), {})
     A = sp.csr_matrix((np.ones(len(indices)), indices, indptr), shape=(len(rows), len(vocab)))
     model = LogisticRegression(C=PAGE_WORDS_C, max_iter=2000).fit(
         A, y[rows], sample_weight=weight[rows])
