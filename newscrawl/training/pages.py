@@ -33,6 +33,7 @@ from ..extraction.pagekind import (
     PAGE_FEATURE_VERSION,
     URL_BUCKETS,
     URL_FEATURE_NAMES,
+    PageModel,
     PageWords,
     article_features,
     words_of,
@@ -196,7 +197,7 @@ def out_of_fold(X: np.ndarray, y: np.ndarray, weight: np.ndarray, splits: list,
     return oof
 
 
-def fit_page_words(words: list[frozenset[str]], y: np.ndarray, weight: np.ndarray,
+def fit_page_words(words: list[set[str]], y: np.ndarray, weight: np.ndarray,
                    groups: np.ndarray, rows: np.ndarray) -> PageWords:
     """The page-words regression on ``rows``: presence of each word shown on pages of
     ``PAGE_WORDS_MIN_SITES`` sites or more."""
@@ -226,7 +227,7 @@ def fit_page_words(words: list[frozenset[str]], y: np.ndarray, weight: np.ndarra
                       if abs(c) >= 1e-5})
 
 
-def page_words_columns(words: list[frozenset[str]], y: np.ndarray, weight: np.ndarray,
+def page_words_columns(words: list[set[str]], y: np.ndarray, weight: np.ndarray,
                        groups: np.ndarray, splits: list, real: np.ndarray
                        ) -> tuple[list[np.ndarray], np.ndarray]:
     """Per outer fold, the ``page_words`` column as that fold's classifier sees it: its test
@@ -274,7 +275,7 @@ def run(args: argparse.Namespace) -> int:
 
     splits = list(GroupKFold(n_splits=args.folds).split(X, y, groups))
     real = source != "generated"
-    words = [frozenset(words_of(a.signals.page_text)) for a in rows.articles]
+    words = [words_of(a.signals.page_text) for a in rows.articles]
     columns, X[:, _WORDS_COL] = page_words_columns(words, y, weight, groups, splits, real)
     oof = out_of_fold(X, y, weight, splits, columns=columns)
     X_url = X[:, :len(URL_FEATURE_NAMES)]
@@ -308,7 +309,8 @@ def run(args: argparse.Namespace) -> int:
     }
     for data_dir in args.check:
         log(f"deciding {data_dir} ...")
-        figures["text"] += "\n" + check_set(data_dir, booster, threshold, page_words)
+        figures["text"] += "\n" + check_set(
+            data_dir, PageModel(booster, threshold=threshold, words=page_words))
     url_out = out.with_name(out.stem + ".url.ubj")
     url_booster.set_attr(**attrs)
     url_booster.save_model(str(url_out))
@@ -387,8 +389,9 @@ def report(oof: np.ndarray, y: np.ndarray, source: np.ndarray, kinds: np.ndarray
             "per_set": per_set, "target": target}
 
 
-def check_set(data_dir: str, booster, threshold: float, page_words: PageWords) -> str:
-    """How many pages of a set never trained on the finished model calls articles."""
+def check_set(data_dir: str, model: PageModel) -> str:
+    """How many pages of a set never trained on the finished model calls articles, decided
+    as a crawl decides them."""
     extractor = Extractor()
     kept = total = 0
     for page in load_pages(data_dir):
@@ -396,8 +399,7 @@ def check_set(data_dir: str, booster, threshold: float, page_words: PageWords) -
         if not art.ok:
             continue
         total += 1
-        row = article_features(art, words=page_words)[None, :]
-        kept += float(predict(booster, row)[0]) >= threshold
+        kept += model.decide(art).is_article
     return (f"never trained on, {Path(data_dir).name} (pages with text): {kept}/{total} "
             "decided article")
 
