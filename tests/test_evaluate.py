@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 from pathlib import Path
 
+import numpy as np
 from datautil import write_labelled_page
 
 from newscrawl.evaluation.evaluate import cross_validate, format_report
@@ -154,8 +155,41 @@ def test_train_on_two_sets_writes_a_model_and_a_card_scoring_each_set(tmp_path: 
     assert f"Out of fold on {tmp_path / 'wcxb'} alone" in card
     assert card.count("| trafilatura |") == 2
     assert f"--data {tmp_path / 'wcxb'} --data {tmp_path / 'fundus'}" in card
+    assert out.with_name("nodes-t.story.ubj").is_file()
+    assert out.with_name("nodes-t.1.story.ubj").is_file()
+    assert "member 2, story stage 2" in card
     # The files load as a model: feature names and members checked.
     article = Extractor(out).extract(
         f"<html><body><article><p>{PROSE}</p></article></body></html>".encode(),
         "https://x.example/a")
     assert isinstance(article.text, str)
+
+
+def test_the_story_stage_weighs_up_the_pages_of_sets_of_news_articles_only(tmp_path: Path) -> None:
+    """A set whose every page is an article (fundus-dev) counts ``STORY_SET_WEIGHT`` times in the
+    story stage 2; a set with any other page type (WCXB) keeps its weight, ``--set-weight``
+    included."""
+    from newscrawl.training.dataset import build_dataset
+    from newscrawl.training.fit import STORY_SET_WEIGHT, story_dataset, story_rows
+
+    _write_stories(tmp_path / "web", 3)
+    write_labelled_page(tmp_path / "web" / "dev", "0900",
+                        f"<html><body><ul><li>{PROSE}</li></ul></body></html>", PROSE,
+                        "https://shop.example/list", page_type="listing")
+    _write_news(tmp_path / "news" / "dev", ["P0", "P1"])
+    ds = build_dataset([str(tmp_path / "web"), str(tmp_path / "news")],
+                       set_weights={"web": 3.0})
+    story = story_dataset(ds)
+    news = np.array(["news" in lp.source for lp in ds.pages])
+    assert news.sum() == 2 and (~news).sum() == 4
+    np.testing.assert_array_equal(story.page_weight[news], STORY_SET_WEIGHT)
+    np.testing.assert_array_equal(story.page_weight[~news], 3.0)
+    np.testing.assert_array_equal(ds.page_weight[news], 1.0)  # the plain stages' unchanged
+    assert story.X is ds.X
+    # Routed by what a page declares, not by its set: the story stage serves declared articles.
+    write_labelled_page(tmp_path / "one" / "dev", "0001",
+                        '<html><head><meta property="og:type" content="article"></head><body>'
+                        f"<p>{PROSE}</p></body></html>", PROSE, "https://one.example/a")
+    one = build_dataset([str(tmp_path / "one")])
+    assert story_rows([lp.table for lp in one.pages]).all()
+    assert not story_rows([lp.table for lp in ds.pages]).any()

@@ -45,9 +45,11 @@ def test_shipped_model_stores_the_codes_feature_lists() -> None:
         assert tuple(stage1.feature_names) == FEATURE_NAMES
         assert stage1.attr("newscrawl_feature_version") == str(FEATURE_VERSION)
         companion = DEFAULT_MODEL.parent / stage1.attr("newscrawl_context_model")
-        stage2 = xgb.Booster(model_file=str(companion))
-        assert tuple(stage2.feature_names) == CONTEXT_NAMES
-        assert stage2.attr("newscrawl_feature_version") == str(FEATURE_VERSION)
+        story = DEFAULT_MODEL.parent / stage1.attr("newscrawl_story_model")
+        for path in (companion, story):
+            stage2 = xgb.Booster(model_file=str(path))
+            assert tuple(stage2.feature_names) == CONTEXT_NAMES
+            assert stage2.attr("newscrawl_feature_version") == str(FEATURE_VERSION)
 
 
 def test_shipped_model_is_xgboost_format_within_budget() -> None:
@@ -119,6 +121,32 @@ def test_saved_two_stage_model_predicts_what_was_trained(tmp_path: Path) -> None
     expected = stage2.predict_proba(context_features(table, stage1.predict_proba(table.X)))
     np.testing.assert_array_equal(model.predict(table), expected)
     assert model.trees == 10
+
+
+def test_a_page_that_declares_a_story_gets_the_story_stage(tmp_path: Path) -> None:
+    """The stage-1 file may name a second stage 2: pages declaring an article type get it,
+    the others the plain context stage; both read the same stage-1 output."""
+    from newscrawl.extraction.context import context_features
+
+    stage1, stage2, story = (_fit(FEATURE_NAMES, seed=1), _fit(CONTEXT_NAMES, seed=2),
+                             _fit(CONTEXT_NAMES, seed=5))
+    stage2.save(str(tmp_path / "m.context.ubj"))
+    story.save(str(tmp_path / "m.story.ubj"))
+    stage1.save(str(tmp_path / "m.ubj"), newscrawl_context_model="m.context.ubj",
+                newscrawl_story_model="m.story.ubj",
+                newscrawl_path_words=no_words(tmp_path / "m.ubj"))
+    model = NodeModel.load(tmp_path / "m.ubj")
+    declared = PAGE.replace(b"</head>", b'<meta property="og:type" content="article"></head>')
+    for body, stage in ((PAGE, stage2), (declared, story)):
+        table = page_nodes(body, "http://example.test/a").table
+        context = context_features(table, stage1.predict_proba(table.X))
+        np.testing.assert_array_equal(model.predict(table), stage.predict_proba(context))
+        other = story if stage is stage2 else stage2
+        assert not np.array_equal(model.predict(table), other.predict_proba(context))
+    assert model.trees == 10
+    (tmp_path / "m.story.ubj").unlink()
+    with pytest.raises(FileNotFoundError, match="m.story.ubj"):
+        NodeModel.load(tmp_path / "m.ubj")
 
 
 def test_a_model_of_two_members_predicts_their_mean_where_the_first_is_unsure(

@@ -50,9 +50,15 @@ a product. 2.5 gained fundus-dev 0.0008 more for 0.0015 of WCXB's articles."""
 _PAGE_IS_ARTICLE = FEATURE_NAMES.index("page_is_article")
 
 
+def declares_story(table: NodeTable) -> bool:
+    """Whether the page declares an article type (``page_is_article``): it gets the story
+    lean here and the story stage 2 in ``NodeModel``."""
+    return len(table) > 0 and bool(table.X[0, _PAGE_IS_ARTICLE] > 0)
+
+
 def keep_nodes(table: NodeTable, proba: np.ndarray) -> np.ndarray:
     """The page's article: ``choose_nodes`` with the lean its declared type calls for."""
-    story = len(proba) > 0 and table.X[0, _PAGE_IS_ARTICLE] > 0
+    story = len(proba) > 0 and declares_story(table)
     return choose_nodes(proba, table.weights, STORY_LEAN if story else PRECISION_LEAN)
 
 

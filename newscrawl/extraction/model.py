@@ -1,11 +1,13 @@
 """The node classifier: XGBoost boosters whose feature lists are checked when they load.
 
 A pipeline is two files: a stage-1 file (over ``FEATURE_NAMES``) names its companion
-``*.context.ubj`` (stage 2, over ``CONTEXT_NAMES``) in its attributes; a stage-1 file with no
-companion is a complete, single-stage pipeline. The shipped model's first stage-1 file,
-``nodes-v1.ubj``, also names the model's other members (``nodes-v1.1.ubj``: the same pipeline
-trained with another seed) and its word table (``nodes-v1.words.json``, ``pathwords``), which
-fills the ``path_words`` column before the trees see a page.
+``*.context.ubj`` (stage 2, over ``CONTEXT_NAMES``) in its attributes, and may name a second
+stage 2, ``*.story.ubj``, that replaces it on pages declaring an article type
+(``declares_story``); a stage-1 file with no companion is a complete, single-stage pipeline.
+The shipped model's first stage-1 file, ``nodes-v1.ubj``, also names the model's other
+members (``nodes-v1.1.ubj``: the same pipeline trained with another seed) and its word table
+(``nodes-v1.words.json``, ``pathwords``), which fills the ``path_words`` column before the
+trees see a page.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .assemble import declares_story
 from .context import CONTEXT_NAMES, context_features
 from .features import FEATURE_NAMES, FEATURE_VERSION, NodeTable
 from .pathwords import PathWords
@@ -32,8 +35,10 @@ class ModelMismatch(ValueError):
     """The model was trained on other features than this code computes."""
 
 
-Member = tuple[xgb.Booster, xgb.Booster | None]
-"""One pipeline: a stage-1 booster and its stage-2 (context) booster, if any."""
+Member = tuple[xgb.Booster, xgb.Booster | None, xgb.Booster | None]
+"""One pipeline: a stage-1 booster, its stage-2 (context) booster if any, and the stage 2 for
+pages that declare a story if any (trained with news pages weighted up: ``fit.STORY_SET_WEIGHT``).
+"""
 
 SURE_PAGE = 0.12
 """A page on which the first member's expected error per character (``page_doubt``) is at most
@@ -80,8 +85,8 @@ class NodeModel:
 
     def _set_predictors(self) -> None:
         self._predictors = [
-            (dense_predictor(stage1), dense_predictor(stage2) if stage2 is not None else None)
-            for stage1, stage2 in self.members]
+            tuple(dense_predictor(b) if b is not None else None for b in member)
+            for member in self.members]
 
     def __getstate__(self) -> dict:
         """Pickled without the C-call predictors (ctypes pointers); rebuilt on unpickling."""
@@ -111,7 +116,7 @@ class NodeModel:
         """Trees evaluated per node, every stage of every member: with the node count, the
         model's bill on a page its first member is unsure of (on the others, the first
         member's trees alone)."""
-        return sum(b.num_boosted_rounds() for member in self.members for b in member if b)
+        return sum(b.num_boosted_rounds() for member in self.members for b in member[:2] if b)
 
     def predict(self, table: NodeTable) -> np.ndarray:
         """Probability that each text node of the page is main content (fills the table's
@@ -126,15 +131,20 @@ class NodeModel:
         return sum((self._pipeline(table, k) for k in range(1, members)), first) / members
 
     def _pipeline(self, table: NodeTable, member: int) -> np.ndarray:
-        predict1, predict2 = self._predictors[member]
+        predict1, predict2, predict_story = self._predictors[member]
         p = predict1(table.X)
-        return p if predict2 is None else predict2(context_features(table, p))
+        if predict2 is None:
+            return p
+        if predict_story is not None and declares_story(table):
+            predict2 = predict_story
+        return predict2(context_features(table, p))
 
 
 def _member(directory: Path, stage1: xgb.Booster) -> Member:
-    """A stage-1 booster with the stage 2 its attributes name, from the same directory."""
-    companion = stage1.attr("newscrawl_context_model")
-    return stage1, _load(directory / companion, CONTEXT_NAMES) if companion else None
+    """A stage-1 booster with the stage 2s its attributes name, from the same directory."""
+    context, story = (stage1.attr(k) for k in ("newscrawl_context_model", "newscrawl_story_model"))
+    return (stage1, _load(directory / context, CONTEXT_NAMES) if context else None,
+            _load(directory / story, CONTEXT_NAMES) if context and story else None)
 
 
 # What ``Booster.inplace_predict(X, validate_features=False)`` sends for a dense float32 matrix.

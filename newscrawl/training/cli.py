@@ -35,11 +35,13 @@ from .dataset import build_dataset
 from .fit import (
     PATH_WORDS_C,
     PATH_WORDS_MIN_DOMAINS,
+    STORY_SET_WEIGHT,
     combined_members,
     default_members,
     fit_path_words,
     members_out_of_fold,
     page_rows,
+    story_dataset,
     with_copies,
 )
 
@@ -92,9 +94,12 @@ def run(args: argparse.Namespace) -> int:
 
     t0 = time.perf_counter()
     y = ds.y > 0.5
-    for (stage1, stage2), oof in zip(members, oofs, strict=True):
+    story_ds = story_dataset(ds)
+    stories = [stage2.clone() for _, stage2 in members]
+    for (stage1, stage2), story, oof in zip(members, stories, oofs, strict=True):
         stage1.fit(*with_copies(ds, ds.X, ds.copies.X))
         stage2.fit(*with_copies(ds, oof.X_context, oof.X_copies_context))
+        story.fit(*with_copies(story_ds, oof.X_context, oof.X_copies_context))
     fit_seconds = time.perf_counter() - t0
     train_seconds = time.perf_counter() - t_start
 
@@ -105,14 +110,15 @@ def run(args: argparse.Namespace) -> int:
               "trained_pages": len(ds.pages)}
     words_file = out.with_name(out.stem + ".words.json")
     words.save(words_file, **common)
-    for k, ((stage1, stage2), (stage1_file, stage2_file)) in enumerate(
-            zip(members, files, strict=True)):
+    for k, ((stage1, stage2), story, (stage1_file, stage2_file, story_file)) in enumerate(
+            zip(members, stories, files, strict=True)):
         stage2.save(str(stage2_file), **common)
+        story.save(str(story_file), **common)
         first = {"newscrawl_path_words": words_file.name,
-                 "newscrawl_members": ",".join(f.name for f, _ in files[1:])} if k == 0 else {}
-        stage1.save(str(stage1_file), newscrawl_context_model=stage2_file.name, **first,
-                    **common)
-    log(f"wrote {', '.join(str(f) for pair in files for f in pair)} and {words_file}")
+                 "newscrawl_members": ",".join(f[0].name for f in files[1:])} if k == 0 else {}
+        stage1.save(str(stage1_file), newscrawl_context_model=stage2_file.name,
+                    newscrawl_story_model=story_file.name, **first, **common)
+    log(f"wrote {', '.join(str(f) for trio in files for f in trio)} and {words_file}")
 
     rows = page_rows(ds)
     tables = [lp.table for lp in ds.pages]
@@ -148,12 +154,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def member_files(out: Path, members: int) -> list[tuple[Path, Path]]:
-    """Stage-1 and stage-2 files of each member: ``out`` and ``NAME.context.ubj`` for the
-    first, ``NAME.1.ubj`` and ``NAME.1.context.ubj`` ... for the others."""
+def member_files(out: Path, members: int) -> list[tuple[Path, Path, Path]]:
+    """Stage-1, stage-2 and story stage-2 files of each member: ``out``, ``NAME.context.ubj``
+    and ``NAME.story.ubj`` for the first, ``NAME.1.ubj`` ... for the others."""
     stems = [out.stem] + [f"{out.stem}.{k}" for k in range(1, members)]
-    return [(out.with_name(stem + out.suffix), out.with_name(stem + ".context.ubj"))
-            for stem in stems]
+    return [(out.with_name(stem + out.suffix), out.with_name(stem + ".context.ubj"),
+             out.with_name(stem + ".story.ubj")) for stem in stems]
 
 
 def _set_line(ds, source: str) -> str:
@@ -201,7 +207,7 @@ def _sets_table(tools: dict[str, dict]) -> list[str]:
 
 def model_card(args: argparse.Namespace, ds, members: list, words, scores: dict,
                ceiling: dict, sets: dict, respelled: dict, checks: list[dict],
-               files: list[tuple[Path, Path]], words_file: Path,
+               files: list[tuple[Path, Path, Path]], words_file: Path,
                train_seconds: float, oof_seconds: float, fit_seconds: float) -> str:
     out = files[0][0]
     command = "newscrawl train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
@@ -222,7 +228,10 @@ def model_card(args: argparse.Namespace, ds, members: list, words, scores: dict,
         "alone), stage 2 over "
         f"{len(CONTEXT_NAMES)} features "
         "of each node's neighbourhood in stage 1's probabilities (reading-order window, "
-        "container, parent, the subtree holding the nodes stage 1 is sure of). The article "
+        "container, parent, the subtree holding the nodes stage 1 is sure of); on a page "
+        "that declares an article type, a second stage 2 of the same parameters replaces it, "
+        "trained with the pages of news sets (every page an article: fundus-dev) weighted "
+        f"{STORY_SET_WEIGHT:g} (`STORY_SET_WEIGHT` in `newscrawl/training/fit.py`). The article "
         "is the set of nodes that maximises the page's expected F1 under the averaged "
         f"probabilities (raised to the power {PRECISION_LEAN}, a lean toward precision; "
         f"{STORY_LEAN} on a page that declares an article type), never a node under "
@@ -231,9 +240,10 @@ def model_card(args: argparse.Namespace, ds, members: list, words, scores: dict,
         "",
         "## Files",
         "",
-        *(f"- `{path.name}` — member {k + 1}, stage {stage}, XGBoost UBJ, "
+        *(f"- `{path.name}` — member {k + 1}, {stage}, XGBoost UBJ, "
           f"{path.stat().st_size / 1e6:.2f} MB, sha256 `{_sha(path)[:16]}`"
-          for k, pair in enumerate(files) for stage, path in enumerate(pair, 1)),
+          for k, trio in enumerate(files) for stage, path in zip(
+              ("stage 1", "stage 2", "story stage 2"), trio, strict=True)),
         f"- `{words_file.name}` — the `path_words` regression, JSON, "
         f"{words_file.stat().st_size / 1e6:.2f} MB: {len(words.weights):,} words, a weight per "
         "bucket (the element itself, its parent, grandparent, higher up, anywhere on the "
