@@ -58,8 +58,8 @@ def declares_story(table: NodeTable) -> bool:
 
 def keep_nodes(table: NodeTable, proba: np.ndarray) -> np.ndarray:
     """The page's article: ``choose_nodes`` with the lean its declared type calls for."""
-    story = len(proba) > 0 and declares_story(table)
-    return choose_nodes(proba, table.weights, STORY_LEAN if story else PRECISION_LEAN)
+    lean = STORY_LEAN if declares_story(table) else PRECISION_LEAN
+    return choose_nodes(proba, table.weights, lean)
 
 
 def choose_nodes(proba: np.ndarray, weights: np.ndarray,

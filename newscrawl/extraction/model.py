@@ -65,7 +65,7 @@ def page_is_sure(proba: np.ndarray, weights: np.ndarray) -> bool:
 class NodeModel:
     """Loaded boosters plus what they need to be used safely: one thread, checked columns.
 
-    A model is one or more members, each a stage 1 and the stage 2 trained on its output,
+    A model is one or more members, each a stage 1 and the stage 2s trained on its output,
     differing only in their training seed; a page's probabilities are the members' mean, or
     the first member's alone on a page it is sure of (``SURE_PAGE``). One pipeline's score
     moves with its seed as much as most feature changes do; the mean of two gained 0.001 of
@@ -113,9 +113,9 @@ class NodeModel:
 
     @property
     def trees(self) -> int:
-        """Trees evaluated per node, every stage of every member: with the node count, the
-        model's bill on a page its first member is unsure of (on the others, the first
-        member's trees alone)."""
+        """Trees evaluated per node, every stage of every member (a story stage 2 runs instead
+        of stage 2, not beside it): with the node count, the model's bill on a page its first
+        member is unsure of (on the others, the first member's trees alone)."""
         return sum(b.num_boosted_rounds() for member in self.members for b in member[:2] if b)
 
     def predict(self, table: NodeTable) -> np.ndarray:
