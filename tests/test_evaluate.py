@@ -157,7 +157,8 @@ def test_train_on_two_sets_writes_a_model_and_a_card_scoring_each_set(tmp_path: 
     assert f"--data {tmp_path / 'wcxb'} --data {tmp_path / 'fundus'}" in card
     assert out.with_name("nodes-t.story.ubj").is_file()
     assert out.with_name("nodes-t.1.story.ubj").is_file()
-    assert "member 2, story stage 2" in card
+    assert "member 2, story stage 2, XGBoost UBJ" in card
+    assert "member 2, story stage 2: `{'n_estimators': 150" in card
     # The files load as a model: feature names and members checked.
     article = Extractor(out).extract(
         f"<html><body><article><p>{PROSE}</p></article></body></html>".encode(),

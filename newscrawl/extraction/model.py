@@ -113,9 +113,9 @@ class NodeModel:
 
     @property
     def trees(self) -> int:
-        """Trees evaluated per node, every stage of every member (a story stage 2 runs instead
-        of stage 2, not beside it): with the node count, the model's bill on a page its first
-        member is unsure of (on the others, the first member's trees alone)."""
+        """Trees evaluated per node, stage 1 and stage 2 of every member: with the node count,
+        the model's bill on a page its first member is unsure of (on the others, the first
+        member's trees alone; on a declared story, the story stage 2's in place of stage 2's)."""
         return sum(b.num_boosted_rounds() for member in self.members for b in member[:2] if b)
 
     def predict(self, table: NodeTable) -> np.ndarray:

@@ -42,6 +42,7 @@ from .fit import (
     members_out_of_fold,
     page_rows,
     story_dataset,
+    story_stage,
     with_copies,
 )
 
@@ -95,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     y = ds.y > 0.5
     story_ds = story_dataset(ds)
-    stories = [stage2.clone() for _, stage2 in members]
+    stories = [story_stage(stage2) for _, stage2 in members]
     for (stage1, stage2), story, oof in zip(members, stories, oofs, strict=True):
         stage1.fit(*with_copies(ds, ds.X, ds.copies.X))
         stage2.fit(*with_copies(ds, oof.X_context, oof.X_copies_context))
@@ -144,7 +145,8 @@ def run(args: argparse.Namespace) -> int:
         log(f"scoring {out} on {data_dir} ...")
         checks.append(score_model(data_dir, out))
 
-    card = model_card(args, ds, members, words, scores, ceiling, sets, respelled, checks, files,
+    trios = [(*pair, story) for pair, story in zip(members, stories, strict=True)]
+    card = model_card(args, ds, trios, words, scores, ceiling, sets, respelled, checks, files,
                       words_file, train_seconds, sum(sum(o.fold_seconds) for o in oofs),
                       fit_seconds)
     card_path = out.with_suffix(".md")
@@ -229,7 +231,7 @@ def model_card(args: argparse.Namespace, ds, members: list, words, scores: dict,
         f"{len(CONTEXT_NAMES)} features "
         "of each node's neighbourhood in stage 1's probabilities (reading-order window, "
         "container, parent, the subtree holding the nodes stage 1 is sure of); on a page "
-        "that declares an article type, a second stage 2 of the same parameters replaces it, "
+        "that declares an article type, a story stage 2 (150 trees of depth 5) replaces it, "
         "trained with the pages of news sets (every page an article: fundus-dev) weighted "
         f"{STORY_SET_WEIGHT:g} (`STORY_SET_WEIGHT` in `newscrawl/training/fit.py`). The article "
         "is the set of nodes that maximises the page's expected F1 under the averaged "
@@ -277,8 +279,9 @@ def model_card(args: argparse.Namespace, ds, members: list, words, scores: dict,
         "",
         "## Parameters",
         "",
-        *(f"- member {k + 1}, stage {stage}: `{clf.describe()}`"
-          for k, pair in enumerate(members) for stage, clf in enumerate(pair, 1)),
+        *(f"- member {k + 1}, {stage}: `{clf.describe()}`"
+          for k, trio in enumerate(members)
+          for stage, clf in zip(("stage 1", "stage 2", "story stage 2"), trio, strict=True)),
         "",
         "## Cross-validated scores",
         "",
