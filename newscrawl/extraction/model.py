@@ -113,10 +113,12 @@ class NodeModel:
 
     @property
     def trees(self) -> int:
-        """Trees evaluated per node, stage 1 and stage 2 of every member: with the node count,
-        the model's bill on a page its first member is unsure of (on the others, the first
-        member's trees alone; on a declared story, the story stage 2's in place of stage 2's)."""
-        return sum(b.num_boosted_rounds() for member in self.members for b in member[:2] if b)
+        """Trees evaluated per node, every member's stage 1 and the larger of its stage 2s (a
+        story stage 2 runs in place of stage 2): with the node count, the model's bill on a
+        page its first member is unsure of (on the others, the first member's trees alone)."""
+        return sum(stage1.num_boosted_rounds()
+                   + max((b.num_boosted_rounds() for b in stage2s if b), default=0)
+                   for stage1, *stage2s in self.members)
 
     def predict(self, table: NodeTable) -> np.ndarray:
         """Probability that each text node of the page is main content (fills the table's
