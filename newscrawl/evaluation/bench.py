@@ -41,9 +41,10 @@ ONE_THREAD_ENV = {
     "BLIS_NUM_THREADS": "1",
 }
 
-# Targets from the issue; the report says for each whether this run met it.
+# Targets from the issues; the report says for each whether this run met it. The ratio is
+# #32's (news pages: at most 0.45 of trafilatura's median), stricter than the first 0.5.
 TARGET_P50_MS = 10.0
-TARGET_RATIO = 0.5
+TARGET_RATIO = 0.45
 TARGET_RSS_MB = 300.0
 TARGET_METADATA_ADDS = 0.20
 
@@ -317,7 +318,7 @@ def build_report(args: argparse.Namespace, timing: dict[str, Any],
         report["trafilatura"] = tf
         tf_p50 = tf["total_ms"]["p50"]
         report["ratio_p50"] = p50 / tf_p50 if tf_p50 > 0 else float("nan")
-        targets["ratio_le_0.5"] = report["ratio_p50"] <= TARGET_RATIO
+        targets["ratio_le_0.45"] = report["ratio_p50"] <= TARGET_RATIO
     if rss is not None:
         report["rss"] = rss
         targets["rss_le_300mb"] = rss["peak_mb"] <= TARGET_RSS_MB
