@@ -42,7 +42,7 @@ ONE_THREAD_ENV = {
 }
 
 # Targets from the issues; the report says for each whether this run met it. The ratio is
-# #32's (news pages: at most 0.45 of trafilatura's median), stricter than the first 0.5.
+# #32's bar (at most 0.45 of trafilatura's median), stricter than the first issue's 0.5.
 TARGET_P50_MS = 10.0
 TARGET_RATIO = 0.45
 TARGET_RSS_MB = 300.0
