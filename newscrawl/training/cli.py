@@ -96,8 +96,8 @@ def run(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     y = ds.y > 0.5
     story_ds = story_dataset(ds)
-    stories = [story_stage(stage2) for _, stage2 in members]
-    for (stage1, stage2), story, oof in zip(members, stories, oofs, strict=True):
+    trios = [(stage1, stage2, story_stage(stage2)) for stage1, stage2 in members]
+    for (stage1, stage2, story), oof in zip(trios, oofs, strict=True):
         stage1.fit(*with_copies(ds, ds.X, ds.copies.X))
         stage2.fit(*with_copies(ds, oof.X_context, oof.X_copies_context))
         story.fit(*with_copies(story_ds, oof.X_context, oof.X_copies_context))
@@ -111,8 +111,8 @@ def run(args: argparse.Namespace) -> int:
               "trained_pages": len(ds.pages)}
     words_file = out.with_name(out.stem + ".words.json")
     words.save(words_file, **common)
-    for k, ((stage1, stage2), story, (stage1_file, stage2_file, story_file)) in enumerate(
-            zip(members, stories, files, strict=True)):
+    for k, ((stage1, stage2, story), (stage1_file, stage2_file, story_file)) in enumerate(
+            zip(trios, files, strict=True)):
         stage2.save(str(stage2_file), **common)
         story.save(str(story_file), **common)
         first = {"newscrawl_path_words": words_file.name,
@@ -145,7 +145,6 @@ def run(args: argparse.Namespace) -> int:
         log(f"scoring {out} on {data_dir} ...")
         checks.append(score_model(data_dir, out))
 
-    trios = [(*pair, story) for pair, story in zip(members, stories, strict=True)]
     card = model_card(args, ds, trios, words, scores, ceiling, sets, respelled, checks, files,
                       words_file, train_seconds, sum(sum(o.fold_seconds) for o in oofs),
                       fit_seconds)
