@@ -292,6 +292,29 @@ def test_link_characters_count_nested_markup_and_empty_links() -> None:
     assert counts == (len("onetwothree") + len("four"), 3)
 
 
+def test_text_inside_a_link_around_blocks_knows_how_far_up_the_link_is() -> None:
+    """A teaser card is often one ``<a>`` around a heading and a summary: the link counts,
+    keyed by the ``<a>``'s own block, do not reach the heading; ``linked`` does, and only for
+    text inside a block inside a link (not for a link inside a heading, nor for the story)."""
+    story = "<p>" + "A sentence of the story itself, written out. " * 6 + "</p>"
+    card = ("<li><a href='/a'><div class='item'><div class='detail'>"
+            "<h3>A wrapped headline of another story</h3><p>Its summary line.</p>"
+            "</div></div></a></li>")
+    inline = "<li><h3><a href='/b'>An inline-linked headline of a story</a></h3></li>"
+    table = table_of(f"<html><body>{story}<ul>{card}{inline}</ul></body></html>")
+
+    def linked(needle: str) -> float:
+        (i,) = [i for i, t in enumerate(table.texts) if needle in t]
+        return float(table.linked[i])
+
+    assert table.linked.dtype == np.float32 and table.linked.shape == (len(table),)
+    assert linked("wrapped headline") == 2 and linked("summary line") == 2
+    assert row(table, "wrapped headline")["own_link_density"] == 0  # the counts stay
+    for text in ("inline-linked", "story itself"):
+        assert linked(text) == F._NO_ANCESTOR
+    assert "anc_linked" not in FEATURE_NAMES  # stage 1 does not read it
+
+
 @pytest.mark.parametrize(("body", "texts", "link_chars"), [
     ("<div>" + "word<br>" * 2000 + "</div>", ["\u2028".join(["word"] * 2000)], 0),
     ("<p><a href='/x'>" + "word<img src='x.png'>" * 2000 + "</a></p>", ["word" * 2000], 8000),

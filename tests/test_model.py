@@ -12,7 +12,7 @@ import xgboost as xgb
 from modelutil import no_words
 
 from newscrawl.extraction import Extractor
-from newscrawl.extraction.context import CONTEXT_NAMES
+from newscrawl.extraction.context import CONTEXT_NAMES, STORY_NAMES
 from newscrawl.extraction.extractor import DEFAULT_MODEL, page_nodes
 from newscrawl.extraction.features import FEATURE_NAMES, FEATURE_VERSION
 from newscrawl.extraction.model import ModelMismatch, NodeModel
@@ -46,9 +46,9 @@ def test_shipped_model_stores_the_codes_feature_lists() -> None:
         assert stage1.attr("newscrawl_feature_version") == str(FEATURE_VERSION)
         companion = DEFAULT_MODEL.parent / stage1.attr("newscrawl_context_model")
         story = DEFAULT_MODEL.parent / stage1.attr("newscrawl_story_model")
-        for path in (companion, story):
+        for path, names in ((companion, CONTEXT_NAMES), (story, STORY_NAMES)):
             stage2 = xgb.Booster(model_file=str(path))
-            assert tuple(stage2.feature_names) == CONTEXT_NAMES
+            assert tuple(stage2.feature_names) == names
             assert stage2.attr("newscrawl_feature_version") == str(FEATURE_VERSION)
 
 
@@ -125,11 +125,12 @@ def test_saved_two_stage_model_predicts_what_was_trained(tmp_path: Path) -> None
 
 def test_a_page_that_declares_a_story_gets_the_story_stage(tmp_path: Path) -> None:
     """The stage-1 file may name a second stage 2: pages declaring an article type get it,
-    the others the plain context stage; both read the same stage-1 output."""
-    from newscrawl.extraction.context import context_features
+    the others the plain context stage; both read the same stage-1 output, the story stage
+    with the linked column beside it, and a story stage over the plain columns is refused."""
+    from newscrawl.extraction.context import context_features, story_features
 
     stage1, stage2, story = (_fit(FEATURE_NAMES, seed=1), _fit(CONTEXT_NAMES, seed=2),
-                             _fit(CONTEXT_NAMES, seed=5))
+                             _fit(STORY_NAMES, seed=5))
     stage2.save(str(tmp_path / "m.context.ubj"))
     story.save(str(tmp_path / "m.story.ubj"))
     stage1.save(str(tmp_path / "m.ubj"), newscrawl_context_model="m.context.ubj",
@@ -137,13 +138,19 @@ def test_a_page_that_declares_a_story_gets_the_story_stage(tmp_path: Path) -> No
                 newscrawl_path_words=no_words(tmp_path / "m.ubj"))
     model = NodeModel.load(tmp_path / "m.ubj")
     declared = PAGE.replace(b"</head>", b'<meta property="og:type" content="article"></head>')
-    for body, stage in ((PAGE, stage2), (declared, story)):
-        table = page_nodes(body, "http://example.test/a").table
-        context = context_features(table, stage1.predict_proba(table.X))
-        np.testing.assert_array_equal(model.predict(table), stage.predict_proba(context))
-        other = story if stage is stage2 else stage2
-        assert not np.array_equal(model.predict(table), other.predict_proba(context))
+    plain = page_nodes(PAGE, "http://example.test/a").table
+    story_table = page_nodes(declared, "http://example.test/a").table
+    p1 = stage1.predict_proba(plain.X)
+    np.testing.assert_array_equal(model.predict(plain),
+                                  stage2.predict_proba(context_features(plain, p1)))
+    p1 = stage1.predict_proba(story_table.X)
+    expected = story.predict_proba(story_features(story_table, p1))
+    np.testing.assert_array_equal(model.predict(story_table), expected)
+    assert not np.array_equal(expected, stage2.predict_proba(context_features(story_table, p1)))
     assert model.trees == 10
+    _fit(CONTEXT_NAMES, seed=5).save(str(tmp_path / "m.story.ubj"))
+    with pytest.raises(ModelMismatch, match="story.ubj"):
+        NodeModel.load(tmp_path / "m.ubj")
     (tmp_path / "m.story.ubj").unlink()
     with pytest.raises(FileNotFoundError, match="m.story.ubj"):
         NodeModel.load(tmp_path / "m.ubj")

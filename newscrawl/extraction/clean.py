@@ -26,6 +26,7 @@ INLINE = (
     "o:p", "fb:like",
 )
 _INLINE = frozenset(INLINE)
+_LINK_INLINE = _INLINE | {"br"}
 KEEP_IF_BLOCKS = ("button", "noscript")
 """Dropped when small, kept as a ``div`` when they hold blocks of text: libxml2 lets an
 unclosed ``<button>`` in a page header swallow the whole page, and forum software (Discourse,
@@ -35,6 +36,10 @@ CONTROL_MARK = "data-newscrawl-control"
 """Set on the block that held a form control before cleaning dropped it: a sign-up box, a
 paywall, a comment form or a search field sits beside one, an article's paragraphs far from
 any (``features``' ``anc_control``)."""
+LINKED_MARK = "data-newscrawl-linked"
+"""Set on each outermost block inside an ``<a>`` before the ``<a>`` is unwrapped: a teaser
+card is often one link around a heading and a summary, whose text the link counts (keyed by
+the ``<a>``'s own block) cannot show (``features``' ``anc_linked``)."""
 _BLOCKS = frozenset({"p", "div", "article", "section", "main", "li", "table", "h1", "h2", "h3",
                      "h4", "blockquote", "pre"})
 _BLOCK_TEXT_CHARS = 200
@@ -107,6 +112,16 @@ def _block_of(el: etree._Element) -> etree._Element | None:
     while parent is not None and parent.tag in _INLINE:
         parent = parent.getparent()
     return parent
+
+
+def _mark_linked_blocks(a: etree._Element) -> None:
+    stack = list(a)
+    while stack:
+        el = stack.pop()
+        if el.tag in _LINK_INLINE:
+            stack.extend(el)
+        else:
+            el.set(LINKED_MARK, "")
 
 
 def _set(el: etree._Element, attr: str, value: str) -> None:
@@ -232,6 +247,8 @@ def clean(root: etree._Element, streamed: bool = True
         # Most links hold only text: serialising one costs five times reading its text.
         text = (etree.tostring(a, method="text", encoding=str, with_tail=False) if len(a)
                 else a.text or "")
+        if len(a):
+            _mark_linked_blocks(a)
         n = len(text) - text.count(" ") - text.count("\n")
         chars, count = links.get(block, (0, 0))
         links[block] = (chars + n, count + 1)

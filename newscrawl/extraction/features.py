@@ -22,11 +22,11 @@ from operator import itemgetter, or_
 import numpy as np
 from lxml import etree
 
-from .clean import CONTROL_MARK
+from .clean import CONTROL_MARK, LINKED_MARK
 from .metadata import Metadata
 from .text import HIDDEN_STYLE, text_key
 
-FEATURE_VERSION = 10
+FEATURE_VERSION = 11
 
 # Tags that survive cleaning, each with its own code; anything else is "other" (0).
 TAGS = (
@@ -91,6 +91,10 @@ GROUPS = (*CLASS_GROUPS, "hidden", *TAG_GROUPS, "control")
 12 % of WCXB's nodes are content, under either 25 % (docs/tried.md); the learned
 ``path_words`` column still reads those words."""
 _GROUP_BIT = {g: 1 << i for i, g in enumerate(GROUPS)}
+_LINKED_BIT = 1 << len(GROUPS)
+"""Marks the outermost blocks inside an ``<a>`` (``clean.LINKED_MARK``). Not a stage-1 column
+(as one it cost WCXB's listings, whose labelled content is such cards: docs/tried.md), but
+``NodeTable.linked``, which only the story stage 2 reads."""
 _WORD_MASK: dict[str, int] = {}
 for _g, _words in CLASS_GROUPS.items():
     for _w in _words:
@@ -104,7 +108,7 @@ for _g, _tags in TAG_GROUPS.items():
     for _t in _tags:
         _TAG_MASK[_TAG_CODE[_t]] |= _GROUP_BIT[_g]
 _NO_ANCESTOR = 30  # distance reported when no ancestor carries the group
-_GROUP_SHIFTS = np.arange(len(GROUPS), dtype=np.int64)
+_GROUP_SHIFTS = np.arange(len(GROUPS) + 1, dtype=np.int64)  # and the linked bit
 
 # Character classes, looked up per codepoint.
 C_OTHER, C_SPACE, C_LOWER, C_UPPER, C_LETTER, C_DIGIT, C_STOP, C_PUNCT, C_SYMBOL = range(9)
@@ -199,6 +203,10 @@ class NodeTable:
     """Per node, an int64 naming its text up to case and whitespace (Python's string hash,
     salted per process: keys compare within one process only); ``site`` matches them across
     a site's pages."""
+    linked: np.ndarray
+    """Per node (float32), levels up from its element to the outermost block inside an ``<a>``
+    that wraps blocks, ``_NO_ANCESTOR`` when none: a teaser card's heading and summary, whose
+    link the link counts (keyed by the ``<a>``'s own block) cannot show."""
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -294,6 +302,7 @@ def _walk(root: etree._Element, links: dict):
     tag_mask = _TAG_MASK
     hidden_bit = _GROUP_BIT["hidden"]
     control_bit = _GROUP_BIT["control"]
+    linked_bit = _LINKED_BIT
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, el in walker:
         if event == "start":
@@ -319,6 +328,8 @@ def _walk(root: etree._Element, links: dict):
                     mask |= hidden_bit
                 if CONTROL_MARK in names:
                     mask |= control_bit
+                if LINKED_MARK in names:
+                    mask |= linked_bit
             masks.append(mask)
             text = el.text
             if text and not text.isspace():
@@ -341,8 +352,9 @@ def _walk(root: etree._Element, links: dict):
 
 def _ancestor_distances(masks: Sequence[int] | np.ndarray, parent: np.ndarray,
                         depth: np.ndarray, owner: np.ndarray) -> np.ndarray:
-    """Per text node and group, levels up from its element to the nearest element (itself
-    included) carrying the group, ``_NO_ANCESTOR`` when none is nearer.
+    """Per text node and group (``GROUPS``, then the linked bit), levels up from its element
+    to the nearest element (itself included) carrying the group, ``_NO_ANCESTOR`` when none
+    is nearer.
 
     Pointer jumping over all elements at once: after round k each element knows the nearest
     carrier within 2**k levels, and five rounds cover the 30 levels that are ever reported.
@@ -364,7 +376,7 @@ def _ancestor_distances(masks: Sequence[int] | np.ndarray, parent: np.ndarray,
         up = up[up]
         span *= 2
     near = nearest[owner]
-    dist = np.full((len(owner), len(GROUPS)), _NO_ANCESTOR, dtype=np.int64)
+    dist = np.full((len(owner), len(_GROUP_SHIFTS)), _NO_ANCESTOR, dtype=np.int64)
     dist[:, shifts] = np.where(
         near >= 0, np.minimum(depth[owner][:, None] - near, _NO_ANCESTOR), _NO_ANCESTOR)
     return dist
@@ -445,7 +457,8 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     X[:, _COL["site_recurrence"]: _COL["site_pages"] + 1] = np.nan  # until ``site`` fills them
     if n == 0:
         empty = np.zeros(0, dtype=np.int64)
-        return NodeTable(texts, X, empty, empty, empty, empty, empty, empty, [], empty)
+        return NodeTable(texts, X, empty, empty, empty, empty, empty, empty, [], empty,
+                         np.zeros(0, dtype=np.float32))
 
     tag_code_a = np.asarray(tag_code, dtype=np.int64)
     parent_a = np.asarray(parent, dtype=np.int64)
@@ -581,7 +594,7 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
         mask_a[subtree_sums(held.astype(np.float64), end_a) > 0] |= _GROUP_BIT["control"]
     dist = _ancestor_distances(mask_a, parent_a, depth_a, o)
     first = col[f"anc_{GROUPS[0]}"]
-    X[:, first:first + len(GROUPS)] = dist
+    X[:, first:first + len(GROUPS)] = dist[:, :len(GROUPS)]
 
     # Page-level hints.
     in_best = (o >= best) & (o < end_a[best])
@@ -631,4 +644,5 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
 
     return NodeTable(texts, X, owner_a, co, parent_a, end_a, depth_a,
                      np.asarray(keyed, dtype=np.int64), keys,
-                     np.fromiter(map(hash, normed), dtype=np.int64, count=n))
+                     np.fromiter(map(hash, normed), dtype=np.int64, count=n),
+                     dist[:, len(GROUPS)].astype(np.float32))

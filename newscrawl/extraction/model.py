@@ -2,12 +2,12 @@
 
 A pipeline is two files: a stage-1 file (over ``FEATURE_NAMES``) names its companion
 ``*.context.ubj`` (stage 2, over ``CONTEXT_NAMES``) in its attributes, and may name a second
-stage 2, ``*.story.ubj``, that replaces it on pages declaring an article type
-(``declares_story``); a stage-1 file with no companion is a complete, single-stage pipeline.
-The shipped model's first stage-1 file, ``nodes-v1.ubj``, also names the model's other
-members (``nodes-v1.1.ubj``: the same pipeline trained with another seed) and its word table
-(``nodes-v1.words.json``, ``pathwords``), which fills the ``path_words`` column before the
-trees see a page.
+stage 2, ``*.story.ubj`` (over ``STORY_NAMES``), that replaces it on pages declaring an
+article type (``declares_story``); a stage-1 file with no companion is a complete,
+single-stage pipeline. The shipped model's first stage-1 file, ``nodes-v1.ubj``, also names
+the model's other members (``nodes-v1.1.ubj``: the same pipeline trained with another
+seed) and its word table (``nodes-v1.words.json``, ``pathwords``), which fills the
+``path_words`` column before the trees see a page.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from .assemble import declares_story
-from .context import CONTEXT_NAMES, context_features
+from .context import CONTEXT_NAMES, STORY_NAMES, context_features, story_features
 from .features import FEATURE_NAMES, FEATURE_VERSION, NodeTable
 from .pathwords import PathWords
 from .xgboost_lean import import_xgboost
@@ -138,7 +138,7 @@ class NodeModel:
         if predict2 is None:
             return p
         if predict_story is not None and declares_story(table):
-            predict2 = predict_story
+            return predict_story(story_features(table, p))
         return predict2(context_features(table, p))
 
 
@@ -146,7 +146,7 @@ def _member(directory: Path, stage1: xgb.Booster) -> Member:
     """A stage-1 booster with the stage 2s its attributes name, from the same directory."""
     context, story = (stage1.attr(k) for k in ("newscrawl_context_model", "newscrawl_story_model"))
     return (stage1, _load(directory / context, CONTEXT_NAMES) if context else None,
-            _load(directory / story, CONTEXT_NAMES) if context and story else None)
+            _load(directory / story, STORY_NAMES) if context and story else None)
 
 
 # What ``Booster.inplace_predict(X, validate_features=False)`` sends for a dense float32 matrix.

@@ -28,7 +28,7 @@ from ..evaluation.evaluate import (
 )
 from ..evaluation.scoring import bag_prf
 from ..extraction.assemble import KEEP_FLOOR, PRECISION_LEAN, STORY_LEAN, keep_nodes
-from ..extraction.context import CONTEXT_NAMES
+from ..extraction.context import CONTEXT_NAMES, STORY_NAMES
 from ..extraction.features import FEATURE_NAMES, FEATURE_VERSION
 from ..extraction.model import SURE_PAGE
 from .dataset import build_dataset
@@ -42,6 +42,7 @@ from .fit import (
     members_out_of_fold,
     page_rows,
     story_dataset,
+    story_matrix,
     story_stage,
     with_copies,
 )
@@ -100,7 +101,9 @@ def run(args: argparse.Namespace) -> int:
     for (stage1, stage2, story), oof in zip(trios, oofs, strict=True):
         stage1.fit(*with_copies(ds, ds.X, ds.copies.X))
         stage2.fit(*with_copies(ds, oof.X_context, oof.X_copies_context))
-        story.fit(*with_copies(story_ds, oof.X_context, oof.X_copies_context))
+        story.fit(*with_copies(
+            story_ds, story_matrix([lp.table for lp in ds.pages], oof.X_context),
+            story_matrix(ds.copies.tables, oof.X_copies_context)))
     fit_seconds = time.perf_counter() - t0
     train_seconds = time.perf_counter() - t_start
 
@@ -230,7 +233,8 @@ def model_card(args: argparse.Namespace, ds, members: list, words, scores: dict,
         f"{len(CONTEXT_NAMES)} features "
         "of each node's neighbourhood in stage 1's probabilities (reading-order window, "
         "container, parent, the subtree holding the nodes stage 1 is sure of); on a page "
-        "that declares an article type, a story stage 2 (150 trees of depth 5) replaces it, "
+        "that declares an article type, a story stage 2 (150 trees of depth 5, the same "
+        "features and `anc_linked`: levels up to a block wrapped in a link) replaces it, "
         "trained with the pages of news sets (every page an article: fundus-dev) weighted "
         f"{STORY_SET_WEIGHT:g} (`STORY_SET_WEIGHT` in `newscrawl/training/fit.py`). The article "
         "is the set of nodes that maximises the page's expected F1 under the averaged "
@@ -327,6 +331,9 @@ def model_card(args: argparse.Namespace, ds, members: list, words, scores: dict,
         "Stage 1: " + ", ".join(f"`{n}`" for n in FEATURE_NAMES) + ".",
         "",
         "Stage 2: " + ", ".join(f"`{n}`" for n in CONTEXT_NAMES) + ".",
+        "",
+        "Story stage 2: stage 2's and " + ", ".join(
+            f"`{n}`" for n in STORY_NAMES[len(CONTEXT_NAMES):]) + ".",
         "",
         "## Limits",
         "",

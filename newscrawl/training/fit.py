@@ -18,7 +18,7 @@ import numpy as np
 import xgboost as xgb
 
 from ..extraction.assemble import declares_story
-from ..extraction.context import CONTEXT_NAMES, context_features
+from ..extraction.context import CONTEXT_NAMES, STORY_NAMES, context_features
 from ..extraction.features import FEATURE_NAMES, FEATURE_VERSION, NodeTable, node_chars
 from ..extraction.model import page_is_sure
 from ..extraction.pathwords import BUCKETS, PathWords, owner_words
@@ -160,6 +160,13 @@ def context_matrix(tables: Sequence[NodeTable], proba: np.ndarray) -> np.ndarray
                            for t, p in zip(tables, np.split(proba, ends[:-1]), strict=True)])
 
 
+def story_matrix(tables: Sequence[NodeTable], X_context: np.ndarray) -> np.ndarray:
+    """The story stage 2's rows (``STORY_NAMES``): stage 2's, and each table's linked column."""
+    linked = [t.linked for t in tables]
+    return np.hstack((X_context, np.concatenate(linked)[:, None] if linked
+                      else np.zeros((0, 1), dtype=np.float32)))
+
+
 def with_copies(ds: NodeDataset, X: np.ndarray, X_copies: np.ndarray,
                 pages: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Training rows, labels and weights of ``pages`` (all when None) and their respelled
@@ -178,7 +185,7 @@ def story_stage(stage2: NodeClassifier) -> NodeClassifier:
     depth 4. Out of fold over three seed pairs (0+1, 2+3, 4+5) against the plain shape,
     fundus-dev 0.9697 / 0.9694, 0.9712 / 0.9683, 0.9702 / 0.9686 and WCXB 0.8800 / 0.8794,
     0.8763 / 0.8761, 0.8779 / 0.8770, for 0.1-0.3 ms more a pipeline on a declared page."""
-    return NodeClassifier(n_estimators=150, max_depth=5, feature_names=CONTEXT_NAMES,
+    return NodeClassifier(n_estimators=150, max_depth=5, feature_names=STORY_NAMES,
                           n_jobs=stage2.n_jobs, random_state=stage2.random_state)
 
 
@@ -246,8 +253,9 @@ def out_of_fold(ds: NodeDataset, splits: Sequence[tuple[np.ndarray, np.ndarray]]
     X2 = context_matrix([lp.table for lp in ds.pages], p1)
     X2c = context_matrix(c.tables, p1c)
     p2, p2c, seconds2 = _fold_fits(ds, splits, stage2, X2, X2c)
-    story, story_c, seconds3 = _fold_fits(story_dataset(ds), splits, story_stage(stage2), X2,
-                                          X2c)
+    story, story_c, seconds3 = _fold_fits(
+        story_dataset(ds), splits, story_stage(stage2),
+        story_matrix([lp.table for lp in ds.pages], X2), story_matrix(c.tables, X2c))
     rows, rows_c = story_rows([lp.table for lp in ds.pages]), story_rows(c.tables)
     p2[rows], p2c[rows_c] = story[rows], story_c[rows_c]
     seconds = [a + b + d for a, b, d in zip(seconds, seconds2, seconds3, strict=True)]
