@@ -46,7 +46,11 @@ articles at precision 0.90-0.91, against trafilatura's 0.91-0.93. Out of fold at
 (stage-2 sure-core features of feature version 9), 2.0 against 1.5: fundus-dev precision
 0.961 against 0.951, page F1 0.9666 against 0.9641; WCXB's articles 0.9587 either way and
 all WCXB pages 0.8785 against 0.8794, the pages that declare an article but hold a thread or
-a product. 2.5 gained fundus-dev 0.0008 more for 0.0015 of WCXB's articles."""
+a product. 2.5 gained fundus-dev 0.0008 more for 0.0015 of WCXB's articles. Re-checked with
+the story stage's ``anc_linked`` (feature version 11, seed pairs 0+1 / 2+3 / 4+5), fundus-dev:
+1.5 0.9666 / 0.9711 / 0.9667, 1.75 0.9687 / 0.9714 / 0.9688, 2.0 0.9714 / 0.9718 / 0.9716,
+2.25 0.9718 / 0.9709 / 0.9709; WCXB 0.8819 / 0.8776 / 0.8789 at 1.5, 0.8804 / 0.8766 /
+0.8774 at 2.0."""
 _PAGE_IS_ARTICLE = FEATURE_NAMES.index("page_is_article")
 
 
