@@ -315,6 +315,19 @@ def test_text_inside_a_link_around_blocks_knows_how_far_up_the_link_is() -> None
     assert "anc_linked" not in FEATURE_NAMES  # stage 1 does not read it
 
 
+def test_a_block_inside_links_nested_in_inline_tags_is_still_marked() -> None:
+    """Each ``<a>`` marks the blocks of its own subtree and leaves nested links to theirs
+    (walking through them made ``<a><b><a><b>…`` quadratic): a block reached through two
+    links is marked, by the inner one."""
+    story = "<p>" + "A sentence of the story itself, written out. " * 6 + "</p>"
+    card = ("<li><a href='/a'><b>Outer <a href='/b'><div><h3>A headline inside two links</h3>"
+            "</div></a></b></a></li>")
+    table = table_of(f"<html><body>{story}<ul>{card}</ul></body></html>")
+    linked = dict(zip(table.texts, table.linked.tolist(), strict=True))
+    assert linked["A headline inside two links"] == 1
+    assert linked["Outer "] == F._NO_ANCESTOR  # inline text of the link itself: no block
+
+
 @pytest.mark.parametrize(("body", "texts", "link_chars"), [
     ("<div>" + "word<br>" * 2000 + "</div>", ["\u2028".join(["word"] * 2000)], 0),
     ("<p><a href='/x'>" + "word<img src='x.png'>" * 2000 + "</a></p>", ["word" * 2000], 8000),

@@ -1352,3 +1352,17 @@ def test_byline_classed_in_other_languages(lang, byline, expected):
 def test_bylines_as_news_sites_write_them(lang, byline, expected):
     body = f"<article><h1>Headline of the story</h1>{byline}<p>" + "Text. " * 60 + "</p></article>"
     assert meta(page("<title>Headline of the story</title>", body, lang=lang)).authors == expected
+
+
+def test_a_page_of_thousands_of_author_metas_gives_the_first_hundred() -> None:
+    """Author strings are read up to ``MAX_AUTHOR_VALUES`` a source: a page of thousands of
+    author ``<meta>`` tags is a template accident or an attack, and cleaning each cost the
+    crawl's one thread 13 s at 10 MB."""
+    from newscrawl.extraction.metadata.authors import MAX_AUTHOR_VALUES
+
+    names = [f"Ann Lee{'e' * (i % 7)} Number{chr(65 + i % 26)}{chr(65 + i // 26 % 26)}"
+             for i in range(3000)]
+    tags = "".join(f"<meta name='author' content='{n}'>" for n in names)
+    authors = meta(f"<html><head>{tags}</head><body><p>x</p></body></html>").authors
+    assert len(names) == len(set(names)) and MAX_AUTHOR_VALUES == 100
+    assert authors == tuple(names[:MAX_AUTHOR_VALUES])

@@ -28,6 +28,7 @@ SHAPES: dict[str, tuple[str, ...]] = {
     # ``{i}`` in a piece is its index
     "br_in_block": ("<div>", "word<br>", "</div>"),
     "link_around_images": ("<p><a href='/x'>", "word<img src='i.png'>", "</a></p>"),
+    "nested_links": ("<p>", "<a href='/x'><b>word ", "</p>"),
     "links_in_block": ("<div>", "<a href='/q'>word</a> ", "</div>"),
     "hidden_spans": ("<p>", "<span style='display:none'>hidden</span>word ", "</p>"),
     "highlighted_code": ("<pre>", "<span class='k'>if</span> x\n", "</pre>"),

@@ -115,9 +115,14 @@ def _block_of(el: etree._Element) -> etree._Element | None:
 
 
 def _mark_linked_blocks(a: etree._Element) -> None:
+    """Mark the outermost blocks inside ``a``. A nested ``<a>`` is left to its own call, so
+    each element is walked once: through links nested in inline tags (``<a><b><a><b>…``,
+    the hostile script's ``nested_links``) the walk was quadratic in their depth."""
     stack = list(a)
     while stack:
         el = stack.pop()
+        if el.tag == "a":
+            continue
         if el.tag in _LINK_INLINE:
             stack.extend(el)
         else:
