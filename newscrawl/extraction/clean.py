@@ -39,7 +39,7 @@ any (``features``' ``anc_control``)."""
 LINKED_MARK = "data-newscrawl-linked"
 """Set on each outermost block inside an ``<a>`` before the ``<a>`` is unwrapped: a teaser
 card is often one link around a heading and a summary, whose text the link counts (keyed by
-the ``<a>``'s own block) cannot show (``features``' ``anc_linked``)."""
+the ``<a>``'s own block) cannot show (``NodeTable.linked``, the story stage's ``anc_linked``)."""
 _BLOCKS = frozenset({"p", "div", "article", "section", "main", "li", "table", "h1", "h2", "h3",
                      "h4", "blockquote", "pre"})
 _BLOCK_TEXT_CHARS = 200
