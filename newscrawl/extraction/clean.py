@@ -250,10 +250,11 @@ def clean(root: etree._Element, streamed: bool = True
         if block is None:
             continue
         # Most links hold only text: serialising one costs five times reading its text.
-        text = (etree.tostring(a, method="text", encoding=str, with_tail=False) if len(a)
-                else a.text or "")
         if len(a):
+            text = etree.tostring(a, method="text", encoding=str, with_tail=False)
             _mark_linked_blocks(a)
+        else:
+            text = a.text or ""
         n = len(text) - text.count(" ") - text.count("\n")
         chars, count = links.get(block, (0, 0))
         links[block] = (chars + n, count + 1)

@@ -249,14 +249,15 @@ def out_of_fold(ds: NodeDataset, splits: Sequence[tuple[np.ndarray, np.ndarray]]
     0.8757, seed 0), so the cheap form stays; both stages' scores are reported.
     """
     c = ds.copies
+    tables = [lp.table for lp in ds.pages]
     p1, p1c, seconds = _fold_fits(ds, splits, stage1, ds.X, c.X, log, "stage 1")
-    X2 = context_matrix([lp.table for lp in ds.pages], p1)
+    X2 = context_matrix(tables, p1)
     X2c = context_matrix(c.tables, p1c)
     p2, p2c, seconds2 = _fold_fits(ds, splits, stage2, X2, X2c)
     story, story_c, seconds3 = _fold_fits(
         story_dataset(ds), splits, story_stage(stage2),
-        story_matrix([lp.table for lp in ds.pages], X2), story_matrix(c.tables, X2c))
-    rows, rows_c = story_rows([lp.table for lp in ds.pages]), story_rows(c.tables)
+        story_matrix(tables, X2), story_matrix(c.tables, X2c))
+    rows, rows_c = story_rows(tables), story_rows(c.tables)
     p2[rows], p2c[rows_c] = story[rows], story_c[rows_c]
     seconds = [a + b + d for a, b, d in zip(seconds, seconds2, seconds3, strict=True)]
     log("  stage 2 done")
