@@ -44,6 +44,7 @@ _LABELS = {
                     "site_name": "siteName", "published": "publishedTime",
                     "description": "excerpt"},
     "zh": {"authors": "author", "published": "publish_date"},
+    "newspaper": {"published": "publish_date", "language": "language"},
 }
 _FIELD_ORDER = ("title", "authors", "published", "language", "site_name", "description", "tags")
 
