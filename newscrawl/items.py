@@ -1,18 +1,27 @@
 """What flows through the crawl: a raw ``Page`` from the spider, an ``Article`` to the feed.
 
 Both are dataclasses handled through itemadapter. Spiders only ever yield ``Page``; the
-extraction pipeline turns it into an ``Article`` or drops it, so raw bodies never reach a
-feed (the default feed exports ``Article`` only).
+extraction pipeline turns it into an ``Article`` or drops it, so raw pages reach a feed only
+when extraction is switched off (``NEWSCRAWL_EXTRACTION_ENABLED``), to build training data.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .extraction.decode import NotText, decode_page
 
-def _body_as_text(body: bytes) -> str:
-    """Lets a crawl with extraction switched off export raw pages as JSON."""
-    return body.decode("utf-8", errors="replace") if isinstance(body, bytes) else body
+
+def _body_as_text(body: bytes | str) -> str:
+    """A raw page's body in a JSON feed: its text, decoded as the extractor decodes it (BOM,
+    ``<meta>`` charset, detection), so a GBK or Shift_JIS page keeps its characters; a binary
+    or empty body is exported empty (its ``content_type`` says what it was)."""
+    if isinstance(body, str):
+        return body
+    try:
+        return decode_page(body)[1]
+    except NotText:
+        return ""
 
 
 @dataclass(slots=True)

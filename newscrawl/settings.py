@@ -107,15 +107,12 @@ ITEM_PIPELINES = {
     "newscrawl.limits.MaxItemsPipeline": 450,  # a site's max_items, exact
 }
 
-# Export articles as JSON lines here when the command line names no output (-o/-O replace
-# it; FEEDS set in your own settings do too). A job resumed from JOBDIR appends to an -O file.
+# Export articles (raw pages, with extraction off) as JSON lines here when the command line
+# names no output (-o/-O replace it; FEEDS set in your own settings do too). A job resumed
+# from JOBDIR appends to an -O file.
 # See https://docs.scrapy.org/en/latest/topics/feed-exports.html
 NEWSCRAWL_DEFAULT_FEEDS = {
-    "out/%(name)s-%(time)s.jsonl": {
-        "format": "jsonlines",
-        "encoding": "utf-8",
-        "item_classes": ["newscrawl.items.Article"],
-    },
+    "out/%(name)s-%(time)s.jsonl": {"format": "jsonlines", "encoding": "utf-8"},
 }
 
 # Enable and configure the AutoThrottle extension

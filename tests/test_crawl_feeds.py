@@ -40,6 +40,27 @@ def test_without_a_named_output_the_default_feed_is_written(sample_site: Site,
     assert len(read_jsonl(feed)) >= 3
 
 
+def test_with_extraction_off_the_default_feed_holds_the_raw_pages_as_their_text(
+        sample_site: Site, tmp_path: Path) -> None:
+    settings = {**OFFLINE_SETTINGS, **TEST_SETTINGS, "NEWSCRAWL_EXTRACTION_ENABLED": "0",
+                "LOG_FILE": str(tmp_path / "crawl.log")}
+    cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", f"url={sample_site.base}/"]
+    for name, value in settings.items():
+        cmd += ["-s", f"{name}={value}"]
+    proc = subprocess.run(cmd, env=crawl_env(), cwd=tmp_path, timeout=300, check=False)
+    assert proc.returncode == 0
+    (feed,) = (tmp_path / "out").glob("news-*.jsonl")
+    pages = {urlsplit(p["url"]).path: p for p in read_jsonl(feed)}
+    truth = {a["path"]: a for a in sample_site.manifest["articles"]}
+    assert set(truth) <= set(pages)  # every article's page, raw, and the listings beside them
+    chinese = [path for path, a in truth.items() if a["lang"] == "zh"]
+    assert chinese
+    for path in chinese:  # served as GBK or UTF-8, exported as the text a reader sees
+        body = pages[path]["body"]
+        assert "\ufffd" not in body
+        assert truth[path]["text"].split("\n")[0][:10] in body
+
+
 def test_a_feed_that_cannot_be_written_loses_no_article_for_the_next_run(
         sample_site: Site, tmp_path: Path) -> None:
     truth = {a["path"] for a in sample_site.manifest["articles"]}
