@@ -125,6 +125,27 @@ def test_dev_command_without_dev_packages_names_what_to_install(
     assert "requirements-dev.txt" in err and "newscrawl[dev]" in err
 
 
+def test_metadata_scores_without_trafilatura_name_what_to_install(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Not trafilatura scored 0.000 on every field, as a peer that found nothing would be."""
+    from newscrawl.evaluation import metadata_eval
+
+    write_labelled_page(tmp_path, "0001", PAGE, "\n".join(PARAGRAPHS),
+                        "https://gazette.example/2025/03/04/harbour-wall")
+    for name in [m for m in sys.modules if m == "trafilatura" or m.startswith("trafilatura.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "trafilatura", None)
+
+    assert metadata_eval.main(["--data", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "needs trafilatura" in err
+    assert main(["evaluate", "--metadata", "--data", str(tmp_path)]) == 2
+    assert "newscrawl evaluate: needs trafilatura" in capsys.readouterr().err
+    # without the peer, ours alone
+    assert metadata_eval.main(["--data", str(tmp_path), "--no-trafilatura"]) == 0
+
+
 def test_test_script_fails_when_it_collects_no_tests() -> None:
     proc = subprocess.run([str(REPO / "scripts" / "test.sh"), "tests/test_packaging.py",
                            "-k", "no_test_has_this_name"], cwd=REPO, capture_output=True,

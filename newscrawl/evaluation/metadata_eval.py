@@ -160,6 +160,10 @@ def evaluate_metadata(data_dir: str, limit: int | None = None,
         "newscrawl": lambda text, url, meta: _ours(meta),
     }
     if with_trafilatura:
+        # Imported here, not per page: a missing package would be scored as a peer that
+        # found nothing on any page (ModuleNotFoundError; the commands name the package).
+        import trafilatura.metadata  # noqa: F401
+
         systems["trafilatura"] = lambda text, url, meta: _trafilatura(text, url)
     sums = {s: {f: [0.0, 0.0] for f in labels} for s in systems}
     counts = dict.fromkeys(labels, 0)
@@ -264,8 +268,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rules", action="store_true",
                     help="print how often each rule decided a labelled field, and rightly")
     args = ap.parse_args(argv)
-    result = evaluate_metadata(args.data, args.limit, not args.no_trafilatura,
-                               keep_misses=args.misses > 0, off=frozenset(args.off))
+    try:
+        result = evaluate_metadata(args.data, args.limit, not args.no_trafilatura,
+                                   keep_misses=args.misses > 0, off=frozenset(args.off))
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").partition(".")[0] != "trafilatura":
+            raise
+        print(f"{ap.prog}: needs trafilatura, which the runtime requirements do not install; "
+              "install the development ones (pip install -r requirements-dev.txt) or pass "
+              "--no-trafilatura", file=sys.stderr)
+        return 2
     misses = result.pop("misses")
     rules = result.pop("rules")
     if args.json:
