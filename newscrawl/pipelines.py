@@ -39,6 +39,7 @@ from w3lib.url import canonicalize_url
 from newscrawl import feeds
 from newscrawl.extraction import Article as Extracted
 from newscrawl.extraction import Extractor, SiteMemory
+from newscrawl.extraction.article import plausible_canonical
 from newscrawl.extraction.pagekind import PageModel, word_count
 from newscrawl.items import Article, Page
 
@@ -112,14 +113,7 @@ def since_day(settings: BaseSettings) -> str | None:
 def canonical(url: str, declared: str | None = None) -> str:
     """The URL a repeat is recognised by: the page's declared canonical when it is plausible
     (same site, not its front page), minus fragment and tracking parameters, query sorted."""
-    chosen = url
-    if declared:
-        d, u = urlsplit(declared), urlsplit(url)
-        same_site = (d.hostname or "").removeprefix("www.") == (u.hostname or "").removeprefix(
-            "www.")
-        if d.scheme in ("http", "https") and same_site and d.path.strip("/"):
-            chosen = declared
-    parts = urlsplit(chosen)
+    parts = urlsplit(plausible_canonical(declared, url) or url)
     query = urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
                        if not _TRACKING.match(k)])
     return canonicalize_url(urlunsplit((parts.scheme, parts.netloc, parts.path, query, "")))

@@ -177,6 +177,24 @@ def test_url_option_shows_up_in_json(model: Path, tmp_path: Path,
     assert record["canonical_url"] == "https://news.example/2024/05/07/harbour-wall"
 
 
+def test_a_saved_page_gets_the_canonical_url_it_declares_not_its_file_uri(
+        model: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    declared = "https://news.example/2024/05/07/harbour-wall?utm_source=rss"
+    link = f'<link rel="canonical" href="{declared}"></head>'.encode()
+    markup = EN_PAGE.replace(b"</head>", link)
+    paths = [write(tmp_path / "a.html", markup), write(tmp_path / "b.html", EN_PAGE)]
+    code, out, err = in_process(model, capsys, "--format", "json", *paths)
+    assert code == 0, err
+    declaring, plain = (json.loads(line) for line in out.splitlines())
+    assert declaring["url"] == (tmp_path / "a.html").resolve().as_uri()
+    assert declaring["canonical_url"] == "https://news.example/2024/05/07/harbour-wall"
+    assert plain["canonical_url"] is None  # no web address known, none invented
+    # given the page's web address, a canonical on another site is not the page's
+    code, out, _ = in_process(model, capsys, "--format", "json", "--url",
+                              "https://mirror.example/copy", paths[0])
+    assert json.loads(out)["canonical_url"] == "https://mirror.example/copy"
+
+
 def test_gbk_without_charset_decodes(model: Path, tmp_path: Path,
                                      capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path / "zh.html", page(ZH_TITLE, ZH).encode("gbk"))

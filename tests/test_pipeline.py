@@ -369,3 +369,18 @@ def test_word_count_counts_cjk_as_half_words() -> None:
     assert word_count("three plain words") == 3
     assert word_count("海港市新建地铁") == 3.5
     assert word_count("") == 0
+
+
+def test_the_library_and_the_feed_agree_on_which_declared_canonical_is_the_pages() -> None:
+    from newscrawl.extraction.article import plausible_canonical
+
+    url = "https://news.example/2024/05/07/harbour-wall"
+    assert plausible_canonical("https://www.news.example/2024/harbour", url) == (
+        "https://www.news.example/2024/harbour")
+    assert plausible_canonical("https://news.example/", url) is None  # the front page
+    assert plausible_canonical("https://staging.example/2024/harbour", url) is None
+    assert plausible_canonical("ftp://news.example/2024/harbour", None) is None
+    # a page without a web address keeps what it declares
+    assert plausible_canonical("https://news.example/2024/harbour", "file:///tmp/a.html") == (
+        "https://news.example/2024/harbour")
+    assert canonical(url, "https://staging.example/2024/harbour") == url

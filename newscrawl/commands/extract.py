@@ -64,9 +64,9 @@ output:
         With several inputs each article starts with a header line '==> PATH <==' (as
         head(1) does), after a blank line from the previous one.
   json  one JSON object per line (UTF-8), with the fields of the crawl's feed
-        (newscrawl/article.schema.json); for a saved page site is null and crawled_at
-        is the time of the run, and a page from standard input without --url has url
-        null.
+        (newscrawl/article.schema.json); for a saved page site is null, crawled_at
+        is the time of the run and, without --url, canonical_url is the one the page
+        declares (null if none); from standard input without --url, url is null.
 
 WARC files (.warc, .warc.gz): every HTML response record is a page, with the record's
 URL, its HTTP Content-Type and, in json, its capture time as crawled_at and its site
@@ -274,9 +274,14 @@ def to_record(art: Article, url: str | None, model_version: str, crawled_at: str
     item = article_item(art, url or "", crawled_at=crawled_at, model_version=model_version,
                         site=site)
     record = asdict(item)
-    if url is None:
-        # No address known (standard input without --url): say so rather than invent one.
-        record.update(url=None, canonical_url=art.canonical_url)
+    if not url or not url.startswith(("http://", "https://")):
+        # No web address known (a saved file, standard input without --url): the page's own
+        # declared one is the best there is, rather than a file: URI or an invented one.
+        from newscrawl.pipelines import canonical
+
+        record["canonical_url"] = canonical(art.canonical_url) if art.canonical_url else None
+        if url is None:
+            record["url"] = None
     return record
 
 

@@ -3,6 +3,25 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+
+def plausible_canonical(declared: str | None, url: str | None) -> str | None:
+    """``declared`` when it can be the page's canonical URL, else None: an http(s) URL of the
+    page's own site (``www.`` aside) and not that site's front page. Templates declare their
+    home page, or a staging host, on every page; taken as said, they would merge a site's
+    stories into one. A page without a web address (``url`` None or a ``file:`` URI) has no
+    site to check against."""
+    if not declared:
+        return None
+    d = urlsplit(declared)
+    if d.scheme not in ("http", "https") or not d.path.strip("/"):
+        return None
+    u = urlsplit(url or "")
+    if u.scheme in ("http", "https") and (d.hostname or "").removeprefix("www.") != (
+            u.hostname or "").removeprefix("www."):
+        return None
+    return declared
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +88,8 @@ class Article:
     tags: tuple[str, ...] = ()
     section: str | None = None
     canonical_url: str | None = None
+    """The URL the page declares as its own (``<link rel=canonical>``, og:url) when plausible
+    (``plausible_canonical``), else None."""
     page_type: str | None = None
     """What the page says it is (JSON-LD @type or og:type, lower-cased), e.g. ``newsarticle``."""
     encoding: str | None = None

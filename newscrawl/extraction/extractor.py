@@ -9,7 +9,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from .article import Article, PageSignals
+from .article import Article, PageSignals, plausible_canonical
 from .assemble import assemble, keep_nodes
 from .clean import clean, streams_segments
 from .decode import NotText, decode_page
@@ -148,7 +148,8 @@ class Extractor:
             url=url, text=text, title=meta.title, authors=meta.authors,
             published=meta.published, modified=meta.modified, language=language,
             description=meta.description, site_name=meta.site_name, image=meta.image,
-            tags=meta.tags, section=meta.section, canonical_url=meta.canonical_url,
+            tags=meta.tags, section=meta.section,
+            canonical_url=plausible_canonical(meta.canonical_url, url),
             page_type=meta.page_type, encoding=page.encoding, reason=reason,
             nodes_total=len(table) if table is not None else 0, nodes_kept=kept,
             signals=signals, timings_ms=timings,
