@@ -360,6 +360,28 @@ def test_damaged_warc_keeps_the_pages_before_the_damage(
                        "1 WARC records skipped (warc_warcinfo)"
 
 
+def test_a_warc_gz_cut_short_says_so_after_the_pages_before_the_cut(
+        model: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """warcio ends quietly at a gzip member cut short: the file would pass for a whole WARC."""
+    path = Path(warc(tmp_path / "cut.warc.gz", [
+        ("response", f"https://harbour.example/{n}", "200 OK|text/html", EN_PAGE)
+        for n in range(6)]))
+    data = path.read_bytes()
+    path.write_bytes(data[:len(data) * 2 // 3])
+    code, out, err = in_process(model, capsys, "--all-pages", path.as_posix())
+    assert code == 0
+    kept = out.count("==> https://harbour.example/")
+    assert 1 <= kept < 6
+    lines = err.strip().splitlines()
+    assert lines[0].startswith(f"newscrawl extract: {path}: bad WARC (")
+    assert lines[-1].startswith(f"newscrawl extract: {kept + 1} pages: {kept} extracted, "
+                                "1 dropped (bad_warc)")
+    # the whole file: no complaint
+    path.write_bytes(data)
+    code, out, err = in_process(model, capsys, "--all-pages", path.as_posix())
+    assert out.count("==> ") == 6 and "bad WARC" not in err
+
+
 def test_url_with_a_warc_is_a_usage_error(model: Path, tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     path = warc(tmp_path / "one.warc.gz", [

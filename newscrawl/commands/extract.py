@@ -240,30 +240,50 @@ def warc_pages(source: Source, limit: int, skipped: Counter[str]) -> Iterator[Pa
         raise Unreadable(exc.strerror or str(exc), "unreadable") from None
     with f:
         try:
-            for record in ArchiveIterator(f):
-                if record.rec_type != "response":
-                    skipped[f"warc_{record.rec_type}"] += 1
-                    continue
-                http = record.http_headers
+            records = ArchiveIterator(f)
+            for record in records:
+                http = record.http_headers if record.rec_type == "response" else None
                 status = http.get_statuscode() if http is not None else None
-                if status != "200":
-                    skipped[f"http_{status}" if status else "not_http"] += 1
-                    continue
-                content_type = http.get_header("Content-Type")
-                if content_type and not content_type.lower().lstrip().startswith(_HTML_TYPES):
-                    skipped["not_html"] += 1
+                content_type = http.get_header("Content-Type") if http is not None else None
+                if record.rec_type != "response":
+                    skip = f"warc_{record.rec_type}"
+                elif status != "200":
+                    skip = f"http_{status}" if status else "not_http"
+                elif content_type and not content_type.lower().lstrip().startswith(_HTML_TYPES):
+                    skip = "not_html"
+                else:
+                    skip = None
+                if skip:
+                    _check_whole(records, record)
+                    skipped[skip] += 1
                     continue
                 fields = record.rec_headers
                 url = fields.get_header("WARC-Target-URI")
                 site = fields.get_header("Newscrawl-Site") or (
                     (urlsplit(url).hostname or "").removeprefix("www.") if url else None)
-                yield Page(url or source.label, url, record.content_stream().read(limit),
+                body = record.content_stream().read(limit)
+                _check_whole(records, record)
+                yield Page(url or source.label, url, body,
                            content_type, _utc(fields.get_header("WARC-Date")), site=site or None,
                            found_via=fields.get_header("Newscrawl-Found-Via"), in_warc=True)
+            if records.err_count:  # what warcio skipped, it only printed
+                raise ArchiveLoadFailed(f"{records.err_count} unreadable stretches passed over")
         except ArchiveLoadFailed as exc:
             raise Unreadable(f"bad WARC ({exc})", "bad_warc") from None
         except Exception as exc:  # noqa: BLE001 - warcio fails in many ways on a damaged file
             raise Unreadable(f"bad WARC ({type(exc).__name__}: {exc})", "bad_warc") from None
+
+
+def _check_whole(records: Any, record: Any) -> None:
+    """Raise ``ArchiveLoadFailed`` for a record the file ends inside: warcio ends quietly
+    there (a copy interrupted, a disk full), so a file cut in half would pass for a WARC of
+    half the pages, its last page cut short."""
+    from warcio.recordloader import ArchiveLoadFailed
+
+    records.read_to_end()
+    unread = getattr(record.raw_stream, "limit", 0)
+    if unread:
+        raise ArchiveLoadFailed(f"the file ends {unread} bytes into a record")
 
 
 def to_record(art: Article, url: str | None, model_version: str, crawled_at: str,
