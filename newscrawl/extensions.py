@@ -23,7 +23,7 @@ class StatsFile:
     def from_crawler(cls, crawler: Crawler) -> Self:
         path = crawler.settings.get("NEWSCRAWL_STATS_FILE")
         if not path:
-            raise NotConfigured("NEWSCRAWL_STATS_FILE is not set")
+            raise NotConfigured  # no message: Scrapy would warn of it on every crawl
         ext = cls(crawler, Path(path))
         # After CoreStats (connected earlier) has set finish_time and elapsed_time_seconds.
         crawler.signals.connect(ext.spider_closed, signal=signals.spider_closed)

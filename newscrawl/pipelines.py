@@ -107,7 +107,7 @@ def since_day(settings: BaseSettings) -> str | None:
     try:
         return date.fromisoformat(str(value).strip()).isoformat()
     except ValueError:
-        raise ValueError(f"NEWSCRAWL_SINCE={value!r}: give a day as YYYY-MM-DD") from None
+        raise ValueError(f"-s NEWSCRAWL_SINCE={value!r}: give a day as YYYY-MM-DD") from None
 
 
 def canonical(url: str, declared: str | None = None) -> str:

@@ -69,6 +69,9 @@ COOKIES_ENABLED = False
 
 # Disable Telnet Console (enabled by default)
 TELNETCONSOLE_ENABLED = False
+# ... and Scrapy's remote-control HTTP server (on by default since 2.19), which runs code sent
+# to it: a corpus crawl on a shared host has no use for it
+REMOTE_CONTROL_ENABLED = False
 
 # Override the default request headers:
 DEFAULT_REQUEST_HEADERS = {

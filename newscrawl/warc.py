@@ -83,7 +83,7 @@ class WarcArchiveMiddleware:
     def from_crawler(cls, crawler: Crawler) -> Self:
         directory = crawler.settings.get("NEWSCRAWL_WARC_DIR")
         if not directory:
-            raise NotConfigured("NEWSCRAWL_WARC_DIR is not set: responses are not archived")
+            raise NotConfigured  # no message: Scrapy would warn of it on every crawl
         archive = cls(crawler, Path(directory))
         crawler.signals.connect(archive.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(archive.spider_closed, signal=signals.spider_closed)

@@ -14,7 +14,7 @@ from .assemble import assemble, keep_nodes
 from .clean import clean, streams_segments
 from .decode import NotText, decode_page
 from .features import NodeTable, TooManyNodes, node_features
-from .language import detect_language
+from .language import detect_language, load_model
 from .metadata import Metadata, extract_metadata
 from .model import NodeModel
 from .pagekind import markup_counts, page_signals
@@ -115,6 +115,7 @@ class Extractor:
             model = NodeModel.load(model or DEFAULT_MODEL)
         self.model = model
         self.model_version = self.model.name
+        load_model()
 
     def extract(self, body: bytes | str, url: str | None = None, *,
                 content_type: str | None = None) -> Article:

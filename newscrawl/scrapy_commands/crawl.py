@@ -1,9 +1,12 @@
-"""``scrapy crawl``, with the spider's ``-a`` arguments checked before the crawl starts.
+"""``scrapy crawl``, with the spider's ``-a`` arguments and newscrawl's settings checked
+before the crawl starts.
 
-Scrapy builds the spider inside the running crawl, so an argument the spider refuses (a
-missing sites file, an unknown site name) ends in an asyncio traceback of some twenty-five
-lines. A spider with a ``check_arguments(**spargs)`` classmethod is asked first; its
-``ValueError`` becomes Scrapy's ``UsageError``: one line on stderr, exit status 2.
+Scrapy builds the spider and its components inside the running crawl, so an argument the
+spider refuses (a missing sites file, an unknown site name) or a setting a component cannot
+read (``-s NEWSCRAWL_SINCE=2025-13-01``) ends in an asyncio traceback of some twenty-five
+lines. A spider with a ``check_arguments(**spargs)`` classmethod is asked first, and
+``check_settings`` reads the project's settings as its components will; a ``ValueError``
+becomes Scrapy's ``UsageError``: one line on stderr, exit status 2.
 """
 
 from __future__ import annotations
@@ -16,6 +19,29 @@ from scrapy.exceptions import UsageError
 if TYPE_CHECKING:
     import argparse
 
+    from scrapy.settings import BaseSettings
+
+_READ_AS = {
+    "getint": ("NEWSCRAWL_MIN_WORDS", "NEWSCRAWL_SITE_PAGES", "NEWSCRAWL_EXTRACTION_THREADS",
+               "NEWSCRAWL_FRONTIER_LEASE", "NEWSCRAWL_FRONTIER_ATTEMPTS"),
+    "getbool": ("NEWSCRAWL_EXTRACTION_ENABLED", "NEWSCRAWL_DEDUP_ENABLED"),
+}
+"""How the components read newscrawl's settings (``settings.py``), and so must be able to."""
+
+
+def check_settings(settings: BaseSettings) -> None:
+    """Raise ``ValueError`` naming the first newscrawl setting its component cannot read."""
+    from newscrawl.pipelines import since_day
+
+    for method, names in _READ_AS.items():
+        for name in names:
+            try:
+                getattr(settings, method)(name)
+            except ValueError:
+                kind = "a whole number" if method == "getint" else "1/0, true/false"
+                raise ValueError(f"-s {name}={settings.get(name)!r}: give {kind}") from None
+    since_day(settings)
+
 
 class Command(ScrapyCrawl):
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
@@ -25,9 +51,10 @@ class Command(ScrapyCrawl):
             except KeyError:
                 spidercls = None  # Scrapy's own run says so
             check = getattr(spidercls, "check_arguments", None)
-            if check is not None:
-                try:
+            try:
+                if check is not None:
                     check(**opts.spargs)
-                except ValueError as exc:
-                    raise UsageError(str(exc), print_help=False) from None
+                check_settings(self.settings)
+            except ValueError as exc:
+                raise UsageError(str(exc), print_help=False) from None
         super().run(args, opts)
