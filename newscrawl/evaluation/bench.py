@@ -375,7 +375,7 @@ def render(report: dict[str, Any]) -> str:
                      f" · n={k['n']}")
     if "rss" in report:
         r = report["rss"]
-        lines.append(f"peak RSS {r['peak_mb']:.0f} MB (after imports {r['baseline_mb']:.0f} MB)"
+        lines.append(f"peak RSS {r['peak_mb']:.0f} MB (models loaded {r['baseline_mb']:.0f} MB)"
                      f" · newscrawl only, n={r['pages']} pages in one process · {cond}")
     targets = report["targets"]
     lines.append("targets: " + ", ".join(
