@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .extraction.decode import NotText, decode_page
-
 
 def _body_as_text(body: bytes | str) -> str:
     """A raw page's body in a JSON feed: its text, decoded as the extractor decodes it (BOM,
     ``<meta>`` charset, detection), so a GBK or Shift_JIS page keeps its characters; a binary
     or empty body is exported empty (its ``content_type`` says what it was)."""
+    # Imported here: the spider imports this module, and needs no extraction library.
+    from .extraction.decode import NotText, decode_page
+
     if isinstance(body, str):
         return body
     try:
