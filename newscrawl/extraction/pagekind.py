@@ -227,7 +227,7 @@ def markup_counts(root: etree._Element) -> dict[str, float]:
                 nav = known
                 break
             new.append(el)
-        for el in reversed(new):  # from the top down: an element is in one if its parent is
+        for el in reversed(new):  # top down: in a nav if it is one or its parent is in one
             tag = el.tag
             nav = nav or tag in _NAV_TAGS
             in_nav[el] = nav
