@@ -27,9 +27,9 @@ def test_a_named_output_replaces_the_default_feed(sample_site: Site, tmp_path: P
         "crawl.jsonl", "crawl.log", "crawl.stats.json"]
 
 
-def test_without_a_named_output_the_default_feed_is_written(sample_site: Site,
-                                                            tmp_path: Path) -> None:
-    settings = {**OFFLINE_SETTINGS, **TEST_SETTINGS, "CLOSESPIDER_ITEMCOUNT": "3",
+def _default_feed(sample_site: Site, tmp_path: Path, **settings: str) -> list[dict]:
+    """``scrapy crawl news`` with no output named, in ``tmp_path``: the default feed's lines."""
+    settings = {**OFFLINE_SETTINGS, **TEST_SETTINGS, **settings,
                 "LOG_FILE": str(tmp_path / "crawl.log")}
     cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", f"url={sample_site.base}/"]
     for name, value in settings.items():
@@ -37,20 +37,18 @@ def test_without_a_named_output_the_default_feed_is_written(sample_site: Site,
     proc = subprocess.run(cmd, env=crawl_env(), cwd=tmp_path, timeout=300, check=False)
     assert proc.returncode == 0
     (feed,) = (tmp_path / "out").glob("news-*.jsonl")
-    assert len(read_jsonl(feed)) >= 3
+    return read_jsonl(feed)
+
+
+def test_without_a_named_output_the_default_feed_is_written(sample_site: Site,
+                                                            tmp_path: Path) -> None:
+    assert len(_default_feed(sample_site, tmp_path, CLOSESPIDER_ITEMCOUNT="3")) >= 3
 
 
 def test_with_extraction_off_the_default_feed_holds_the_raw_pages_as_their_text(
         sample_site: Site, tmp_path: Path) -> None:
-    settings = {**OFFLINE_SETTINGS, **TEST_SETTINGS, "NEWSCRAWL_EXTRACTION_ENABLED": "0",
-                "LOG_FILE": str(tmp_path / "crawl.log")}
-    cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", f"url={sample_site.base}/"]
-    for name, value in settings.items():
-        cmd += ["-s", f"{name}={value}"]
-    proc = subprocess.run(cmd, env=crawl_env(), cwd=tmp_path, timeout=300, check=False)
-    assert proc.returncode == 0
-    (feed,) = (tmp_path / "out").glob("news-*.jsonl")
-    pages = {urlsplit(p["url"]).path: p for p in read_jsonl(feed)}
+    raw = _default_feed(sample_site, tmp_path, NEWSCRAWL_EXTRACTION_ENABLED="0")
+    pages = {urlsplit(p["url"]).path: p for p in raw}
     truth = {a["path"]: a for a in sample_site.manifest["articles"]}
     assert set(truth) <= set(pages)  # every article's page, raw, and the listings beside them
     chinese = [path for path, a in truth.items() if a["lang"] == "zh"]
