@@ -26,6 +26,9 @@ top of it is here:
 - Workers close once the shared frontier (queue and leases) has been empty for
   ``MAX_IDLE_TIME_BEFORE_CLOSE`` seconds, so a batch job ends. Seeds (``-a url=``/``-a
   sites=``) given to every worker are queued once: the fingerprints see the repeats.
+- A worker that starts on an empty frontier starts the next crawl: the fingerprints of the
+  last one are cleared, and its exported articles (kept in Redis) are skipped, so a crawl run
+  on a schedule reads the front pages, sitemaps and feeds afresh and fetches only new pages.
 
 Nothing here runs without ``REDIS_URL``: ``RedisFrontier`` is an add-on that raises
 ``NotConfigured`` then, and a single-process crawl is exactly what it was.
@@ -127,6 +130,14 @@ _DONE = _RELEASE_LUA + """
 if redis.call('ZREM', KEYS[2], ARGV[1]) == 1 then release(ARGV[1], false) end
 return 1
 """
+
+_NEW_CRAWL = """
+if redis.call('ZCARD', KEYS[1]) + redis.call('ZCARD', KEYS[2]) > 0 then return -1 end
+return redis.call('DEL', KEYS[3])
+"""
+"""KEYS queue, leases, fingerprints. With nothing queued or leased, the last crawl is over:
+its fingerprints go (1 when there were some), in one step, so a worker that starts while
+another is seeding the next crawl keeps the fingerprints of that one."""
 
 _RENEW = """
 local deadline = tonumber(redis.call('TIME')[1]) + tonumber(ARGV[1])
@@ -328,6 +339,13 @@ class LeasedScheduler(Scheduler):
                                  self.lease_seconds, self.attempts)
         if self.flush_on_start:
             self.flush()
+        elif self.server.register_script(_NEW_CRAWL)(
+                keys=[keys.queue, keys.leases, keys.fingerprints]) == 1:
+            # The fingerprints remember front pages, sections, sitemaps and feeds, so a crawl
+            # of the same sites would request nothing at all; what it must not fetch again is
+            # what was exported (``RedisExportedArticles``), which stays.
+            logger.info("Shared frontier empty: a new crawl; the last one's request "
+                        "fingerprints are cleared, its exported articles stay exported")
         # Scrapy calls nothing when it is done with a request: its engine drops it from the
         # slot's in-progress set, after the scraper has handled the response and its items.
         slot = self.crawler.engine._slot

@@ -247,3 +247,25 @@ def test_workers_go_on_after_redis_restarts(shared_site: tuple[str, set[str]],
     found = _paths([out_one, out_two])
     assert set(found) == articles
     assert max(found.values()) == 1
+
+
+def test_a_later_crawl_reads_the_hubs_again_and_fetches_only_what_it_did_not_export(
+        shared_site: tuple[str, set[str]], redis_server: RedisServer, tmp_path: Path) -> None:
+    """The fingerprints of a finished crawl would make the next one request nothing (its
+    seeds, sections and sitemaps are repeats): a crawl run on a schedule must find the
+    articles published since. Here five exported articles are forgotten, as if new."""
+    base, articles = shared_site
+    first, out_first = _worker(base, redis_server.url, tmp_path, "first")
+    _finish([first], tmp_path)
+    assert set(_paths([out_first])) == articles
+    server = redis.Redis.from_url(redis_server.url)
+    keys = Keys("news")
+    new = _exported(out_first)[:5]
+    for item in new:
+        server.srem(keys.exported_urls, item["canonical_url"])
+        server.srem(keys.exported_hashes, item["content_hash"])
+    second, out_second = _worker(base, redis_server.url, tmp_path, "second")
+    _finish([second], tmp_path)
+    assert set(_paths([out_second])) == {urlsplit(i["url"]).path for i in new}
+    stats = json.loads((tmp_path / "second.stats.json").read_text("utf-8"))
+    assert stats["newscrawl/skipped/exported_before"] >= len(articles) - 5
