@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import os
 import random
 from pathlib import Path
 
@@ -215,6 +216,12 @@ def test_usage_errors_and_quiet_log(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["dataset", str(tmp_path / "nothing-*.jsonl"), "--out", str(tmp_path / "o")]) == 2
     assert main(["dataset", str(feed), "--out", str(tmp_path / "o"),
                  "--splits", "train=0.9,test=0.2"]) == 2
+    # a pipe cannot be read twice: said so, not "no such file"
+    os.mkfifo(tmp_path / "pipe")
+    for source in ("-", str(tmp_path / "pipe")):
+        capsys.readouterr()
+        assert main(["dataset", source, "--out", str(tmp_path / "o")]) == 2
+        assert "not a pipe" in capsys.readouterr().err
     capsys.readouterr()
     assert main(["dataset", str(feed), "--out", str(tmp_path / "o")]) == 0
     err = capsys.readouterr().err

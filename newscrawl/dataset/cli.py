@@ -95,6 +95,9 @@ def expand(patterns: list[str]) -> list[Path]:
     paths: list[Path] = []
     for pattern in patterns:
         found = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
+        if pattern == "-" or any(Path(f).exists() and not Path(f).is_file() for f in found):
+            raise ValueError(f"{pattern}: not a file; the build reads its inputs twice, so give "
+                             "files, not a pipe or standard input")
         if not found or not all(Path(f).is_file() for f in found):
             raise ValueError(f"{pattern}: no such file")
         paths += [Path(f) for f in found if Path(f) not in paths]
