@@ -170,10 +170,31 @@ RETRIES = 30
 come back (a restart that reloads its AOF) before the worker stops with an error."""
 
 
+class _LoggedRetry(Retry):
+    """redis-py's retry, which waits in silence: a worker waiting for Redis says so once per
+    command that fails, and again when Redis answers."""
+
+    def call_with_retry(self, do: Any, fail: Any, is_retryable: Any = None,
+                        with_failure_count: bool = False) -> Any:
+        failures: list[Exception] = []
+
+        def noted(error: Exception, *count: int) -> Any:
+            if not failures:
+                logger.warning("Redis unreachable (%s): retrying for about 50 s", error)
+            failures.append(error)
+            return fail(error, *count)
+
+        result = super().call_with_retry(do, noted, is_retryable, with_failure_count)
+        if failures:
+            logger.warning("Redis answers again, after %d failed attempts", len(failures))
+        return result
+
+
 def connect(settings: BaseSettings) -> redis.Redis:
     """A client for ``REDIS_URL`` that outlives a Redis restart (see ``RETRIES``)."""
-    retry = Retry(ExponentialBackoff(cap=2.0, base=0.05), RETRIES,
-                  supported_errors=(redis.ConnectionError, redis.TimeoutError, TimeoutError))
+    retry = _LoggedRetry(ExponentialBackoff(cap=2.0, base=0.05), RETRIES,
+                         supported_errors=(redis.ConnectionError, redis.TimeoutError,
+                                           TimeoutError))
     return redis.Redis.from_url(settings["REDIS_URL"], retry=retry, socket_timeout=30,
                                 socket_connect_timeout=5, health_check_interval=15)
 

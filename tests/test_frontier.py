@@ -247,6 +247,9 @@ def test_workers_go_on_after_redis_restarts(shared_site: tuple[str, set[str]],
     found = _paths([out_one, out_two])
     assert set(found) == articles
     assert max(found.values()) == 1
+    # the wait was logged, not silent
+    logs = "".join(log.read_text("utf-8") for log in tmp_path.glob("*.log"))
+    assert "Redis unreachable" in logs and "Redis answers again" in logs
 
 
 def test_a_later_crawl_reads_the_hubs_again_and_fetches_only_what_it_did_not_export(
