@@ -3,13 +3,13 @@
     PYTHONPATH=. .venv/bin/python scripts/same_features.py --data ../shared/data/wcxb-dev \
         [--n 300] [--ref REV]
 
-Exports ``--ref`` (a git revision; default: where this branch left ``main``, the code the
-branch's changes are measured against) to a temporary directory, runs ``page_nodes`` and
+Exports ``--ref`` (a git revision; default: where this branch left ``main``, else
+``origin/main``: the code the branch's changes are measured against) to a temporary directory, runs ``page_nodes`` and
 ``Extractor.extract`` over the first N pages there and here (each in its own child process,
 so the two code versions never share a module cache), and compares per page ``table.X``
 (``np.array_equal``), ``table.texts``, ``owner``, ``container``, ``Article.text`` and the
-Article's metadata fields. Exit status 1 on any difference. Speed work must keep all of
-them identical.
+Article's metadata fields. Exit status 1 on any difference, 2 when there is nothing to
+compare with. Speed work must keep all of them identical.
 """
 
 from __future__ import annotations
@@ -83,8 +83,16 @@ def main() -> int:
         return 0
     data = str(Path(args.data).resolve())
     if args.ref is None:
-        args.ref = subprocess.run(["git", "merge-base", "main", "HEAD"], cwd=ROOT, check=True,
-                                  capture_output=True, text=True).stdout.strip()
+        for base in ("main", "origin/main"):
+            found = subprocess.run(["git", "merge-base", base, "HEAD"], cwd=ROOT,
+                                   capture_output=True, text=True)
+            if found.returncode == 0:
+                args.ref = found.stdout.strip()
+                break
+        else:  # 2, not 1: 1 says pages differ
+            print("same_features: no branch main or origin/main to compare with; "
+                  "give --ref REV", file=sys.stderr)
+            return 2
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
         archive = subprocess.run(["git", "archive", args.ref], cwd=ROOT, check=True,

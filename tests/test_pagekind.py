@@ -362,6 +362,7 @@ def test_train_pages_writes_a_model_that_loads(tmp_path, capsys) -> None:
     """The training command end to end, on pages written here (WCXB's layout): a model, its
     URL companion and a card, loaded back through the checks a crawl uses."""
     from datautil import write_labelled_page
+    from modelutil import keep_all_model
 
     from newscrawl.cli import main
 
@@ -374,10 +375,15 @@ def test_train_pages_writes_a_model_that_loads(tmp_path, capsys) -> None:
         write_labelled_page(dev, f"{i:04d}l", _page("Ferries", _teasers(10 + i)), "text",
                             f"{host}/tag/ferries/", page_type="listing")
     out = tmp_path / "models" / "pages-test.ubj"
+    # a node model trained elsewhere than models/ (here a stub that keeps every node)
+    (tmp_path / "trial").mkdir()
+    node_model = keep_all_model(tmp_path / "trial" / "keep-all.ubj")
     assert main(["train-pages", "--data", str(tmp_path / "set"), "--folds", "2",
-                 "--generated-sites", "2", "--out", str(out)]) == 0
-    printed = capsys.readouterr().out
+                 "--generated-sites", "2", "--out", str(out), "--model", str(node_model)]) == 0
+    captured = capsys.readouterr()
+    printed = captured.out
     assert "threshold" in printed and "precision/recall curve" in printed
+    assert f"with the node model {node_model}" in captured.out + captured.err
     loaded = PageModel.load(out)
     assert loaded.url_booster is not None and 0.0 <= loaded.threshold <= 1.0
     assert loaded.words is not None and out.with_name("pages-test.words.json").is_file()

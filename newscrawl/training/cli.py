@@ -67,7 +67,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "training (repeatable; default 1)")
     parser.add_argument("--out", type=Path, default=Path("models/nodes-v1.ubj"),
                         help="the first member's stage-1 file; stage 2 goes beside it as "
-                             "NAME.context.ubj, the other members as NAME.1.ubj ...")
+                             "NAME.context.ubj, the other members as NAME.1.ubj ... (default: "
+                             "the shipped models/nodes-v1.ubj and its card, overwritten; give "
+                             "another path for a trial)")
     parser.add_argument("--folds", type=int, default=5,
                         help="grouped folds for the out-of-fold stage-1 predictions (default 5)")
     parser.add_argument("--limit", type=int, default=None, help="first N pages only")

@@ -69,7 +69,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data", action="append", required=True, metavar="DIR",
                         help="labelled pages in WCXB's layout (repeatable): wcxb-dev, "
                              "fundus-dev")
-    parser.add_argument("--out", type=Path, default=Path("models/pages-v1.ubj"))
+    parser.add_argument("--out", type=Path, default=Path("models/pages-v1.ubj"),
+                        help="the model file, its companions beside it (default: the shipped "
+                             "models/pages-v1.ubj, overwritten; give another path for a trial)")
+    parser.add_argument("--model", type=Path, default=None,
+                        help="the node model whose output the classifier reads (default: the "
+                             "shipped models/nodes-v1.ubj): a node model trained elsewhere")
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--generated-sites", type=int, default=60,
                         help="news sites to generate front, section, tag, author, archive "
@@ -110,10 +115,11 @@ class PageRows:
 
 
 def extract_pages(data_dirs: list[str], generated_sites: int, limit: int | None,
-                  log) -> tuple[PageRows, str, int]:
-    """Extract the labelled sets and the generated pages with the shipped node model;
-    return the rows, a digest of the labelled data and how many stories made teasers."""
-    extractor = Extractor()
+                  log, model: Path | None = None) -> tuple[PageRows, str, int]:
+    """Extract the labelled sets and the generated pages with the node model (default: the
+    shipped one); return the rows, a digest of the labelled data and how many stories made
+    teasers."""
+    extractor = Extractor(model)
     rows = PageRows()
     digest = hashlib.sha256()
     stories: list[Story] = []
@@ -263,8 +269,10 @@ def run(args: argparse.Namespace) -> int:
         print(message, file=sys.stderr, flush=True)
 
     t_start = time.perf_counter()
-    log(f"extracting {', '.join(args.data)} with the shipped node model ...")
-    rows, data_sha, n_stories = extract_pages(args.data, args.generated_sites, args.limit, log)
+    log(f"extracting {', '.join(args.data)} with the node model "
+        f"{args.model or 'shipped in models/'} ...")
+    rows, data_sha, n_stories = extract_pages(args.data, args.generated_sites, args.limit, log,
+                                              args.model)
     X = rows.features()
     y = np.asarray(rows.y)
     groups = np.asarray(rows.group)
@@ -310,7 +318,7 @@ def run(args: argparse.Namespace) -> int:
     for data_dir in args.check:
         log(f"deciding {data_dir} ...")
         figures["text"] += "\n" + check_set(
-            data_dir, PageModel(booster, threshold=threshold, words=page_words))
+            data_dir, PageModel(booster, threshold=threshold, words=page_words), args.model)
     url_out = out.with_name(out.stem + ".url.ubj")
     url_booster.set_attr(**attrs)
     url_booster.save_model(str(url_out))
@@ -389,10 +397,10 @@ def report(oof: np.ndarray, y: np.ndarray, source: np.ndarray, kinds: np.ndarray
             "per_set": per_set, "target": target}
 
 
-def check_set(data_dir: str, model: PageModel) -> str:
+def check_set(data_dir: str, model: PageModel, node_model: Path | None = None) -> str:
     """How many pages of a set never trained on the finished model calls articles, decided
     as a crawl decides them."""
-    extractor = Extractor()
+    extractor = Extractor(node_model)
     kept = total = 0
     for page in load_pages(data_dir):
         art = extractor.extract(page.body, page.url)
