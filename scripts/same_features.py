@@ -4,8 +4,9 @@
         [--n 300] [--ref REV]
 
 Exports ``--ref`` (a git revision; default: where this branch left ``main``, else
-``origin/main``: the code the branch's changes are measured against) to a temporary directory, runs ``page_nodes`` and
-``Extractor.extract`` over the first N pages there and here (each in its own child process,
+``origin/main``: the code the branch's changes are measured against) to a temporary
+directory, runs ``page_nodes`` and ``Extractor.extract`` over the first N pages there and
+here (each in its own child process,
 so the two code versions never share a module cache), and compares per page ``table.X``
 (``np.array_equal``), ``table.texts``, ``owner``, ``container``, ``Article.text`` and the
 Article's metadata fields. Exit status 1 on any difference, 2 when there is nothing to
