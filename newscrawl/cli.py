@@ -40,6 +40,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args._run(args) or 0)
+    except FileNotFoundError as exc:  # a data directory or model file named wrongly
+        print(f"newscrawl {args.command}: {exc}", file=sys.stderr)
+        return 2
     except ModuleNotFoundError as exc:
         package = DEV_PACKAGES.get((exc.name or "").partition(".")[0])
         if package is None:

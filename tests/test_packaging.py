@@ -125,6 +125,17 @@ def test_dev_command_without_dev_packages_names_what_to_install(
     assert "requirements-dev.txt" in err and "newscrawl[dev]" in err
 
 
+def test_a_wrong_data_directory_or_model_name_is_one_line_not_a_traceback(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["evaluate", "--data", str(tmp_path / "missing"), "--no-trafilatura"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == f"newscrawl evaluate: {tmp_path / 'missing'}: no such data directory"
+    with pytest.raises(SystemExit) as stop:
+        main(["evaluate", "--data", str(tmp_path), "--models", "xgboost,xgbost"])
+    assert stop.value.code == 2
+    assert "unknown model 'xgbost'; choose from xgboost" in capsys.readouterr().err
+
+
 def test_metadata_scores_without_trafilatura_name_what_to_install(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:

@@ -29,6 +29,16 @@ from .scoring import bag_prf
 MODELS = ("xgboost", "logreg", "linear_svm", "density")
 
 
+def _model_names(value: str) -> str:
+    """``--models``, refused by argparse (one line, exit 2) when it names an unknown model,
+    rather than after the pages are read."""
+    unknown = [name for name in value.split(",") if name not in MODELS]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown model {unknown[0]!r}; choose from {', '.join(MODELS)}")
+    return value
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data", required=True, action="append",
                         help="page set: WCXB, Readability or zh layout; repeat it to "
@@ -38,7 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", help="score this saved model on --data instead of CV")
     parser.add_argument("--metadata", action="store_true",
                         help="score metadata fields (title, author, date ...) against trafilatura")
-    parser.add_argument("--models", default=",".join(MODELS),
+    parser.add_argument("--models", default=",".join(MODELS), type=_model_names,
                         help=f"CV models to compare (default {','.join(MODELS)})")
     parser.add_argument("--no-trafilatura", action="store_true",
                         help="skip the trafilatura comparison")
