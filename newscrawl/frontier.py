@@ -199,6 +199,14 @@ def connect(settings: BaseSettings) -> redis.Redis:
                                 socket_connect_timeout=5, health_check_interval=15)
 
 
+def lease_seconds(settings: BaseSettings) -> int:
+    """``NEWSCRAWL_FRONTIER_LEASE``, refused below 3 s: renewals come every third of it."""
+    lease = settings.getint("NEWSCRAWL_FRONTIER_LEASE", 60)
+    if lease < 3:
+        raise ValueError(f"-s NEWSCRAWL_FRONTIER_LEASE={lease}: a lease needs 3 s or more")
+    return lease
+
+
 class Keys:
     """The Redis keys of one crawl (``news:requests``, ``news:leases`` ...)."""
 
@@ -342,10 +350,8 @@ class LeasedScheduler(Scheduler):
             raise NotConfigured("REDIS_URL is not set")
         server = connect(settings)
         server.ping()  # fail now, not at the first request
-        lease = settings.getint("NEWSCRAWL_FRONTIER_LEASE", 60)
-        if lease < 3:
-            raise ValueError(f"NEWSCRAWL_FRONTIER_LEASE={lease}: a lease needs 3 s or more")
-        scheduler = cls(crawler, server, lease, settings.getint("NEWSCRAWL_FRONTIER_ATTEMPTS", 3),
+        scheduler = cls(crawler, server, lease_seconds(settings),
+                        settings.getint("NEWSCRAWL_FRONTIER_ATTEMPTS", 3),
                         settings.getint("MAX_IDLE_TIME_BEFORE_CLOSE", 0),
                         flush_on_start=settings.getbool("SCHEDULER_FLUSH_ON_START"))
         crawler.signals.connect(scheduler._on_idle, signal=signals.spider_idle)

@@ -30,6 +30,8 @@ start_urls = ["http://127.0.0.1:9/beta/"]
      "-s NEWSCRAWL_SINCE='2025-13-01': give a day as YYYY-MM-DD"),
     (["url=http://127.0.0.1:9/", "-s", "NEWSCRAWL_MIN_WORDS=lots"],
      "-s NEWSCRAWL_MIN_WORDS='lots': give a whole number"),
+    (["url=http://127.0.0.1:9/", "-s", "REDIS_URL=redis://127.0.0.1:9/0", "-s",
+      "NEWSCRAWL_FRONTIER_LEASE=1"], "-s NEWSCRAWL_FRONTIER_LEASE=1: a lease needs 3 s or more"),
 ])
 def test_a_bad_spider_argument_is_one_line_and_exit_status_2(
         tmp_path: Path, arguments: list[str], message: str) -> None:

@@ -176,7 +176,7 @@ _BLOCKS = frozenset({"div", "li", "article", "section", "tr"})
 _NAV_TAGS = frozenset({"nav", "aside"})
 _MICRODATA = etree.XPath("/descendant::*/@itemtype"
                          " | /descendant::*/@itemprop[. = 'author' or . = 'creator']")
-"""Declared item types and author properties, in one walk of the tree instead of two."""
+"""Declared item types and author properties, in document order: one call."""
 _SUBHEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
 _COUNTED = ("input", "time", "ul", "ol", "script", "form", "button", "select", "textarea",
             "code", "article", "img", "h1", *_SUBHEADINGS)

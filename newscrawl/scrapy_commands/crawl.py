@@ -31,6 +31,7 @@ _READ_AS = {
 
 def check_settings(settings: BaseSettings) -> None:
     """Raise ``ValueError`` naming the first newscrawl setting its component cannot read."""
+    from newscrawl.frontier import lease_seconds
     from newscrawl.pipelines import since_day
 
     for method, names in _READ_AS.items():
@@ -41,6 +42,8 @@ def check_settings(settings: BaseSettings) -> None:
                 kind = "a whole number" if method == "getint" else "1/0, true/false"
                 raise ValueError(f"-s {name}={settings.get(name)!r}: give {kind}") from None
     since_day(settings)
+    if settings.get("REDIS_URL"):
+        lease_seconds(settings)
 
 
 class Command(ScrapyCrawl):

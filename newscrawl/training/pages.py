@@ -1,7 +1,7 @@
 """``newscrawl train-pages``: train the article-or-not page classifier, print its grouped
 cross-validated precision/recall, write ``models/pages-v1.ubj`` and its card.
 
-Every page is extracted by the shipped node model (``Extractor``) and described by
+Every page is extracted by the node model (the shipped one, or ``--model``) and described by
 ``pagekind.article_features``, the same function the crawl calls, so retraining after the
 node model changes is this one command (about two minutes on two cores): nothing is cached.
 
