@@ -271,14 +271,14 @@ def test_ancestor_distances_equal_a_walk_up_the_tree() -> None:
     masks = [int(rng.choice([0] * 30 + [1, 1 << 5, 1 << 20, 0b11])) for _ in range(n)]
     owner = rng.integers(0, n, 300)
     got = F._ancestor_distances(masks, parent, depth, owner)
-    assert depth.max() > 2 * F._NO_ANCESTOR
-    assert 0 < (got[:, 0] == F._NO_ANCESTOR).mean() < 1
+    assert depth.max() > 2 * F.NO_ANCESTOR
+    assert 0 < (got[:, 0] == F.NO_ANCESTOR).mean() < 1
     for row, el in zip(got, owner.tolist(), strict=True):
         for g in range(len(F.GROUPS)):
             up, levels = el, 0
             while up >= 0 and not masks[up] >> g & 1:
                 up, levels = parent[up], levels + 1
-            assert row[g] == (min(levels, F._NO_ANCESTOR) if up >= 0 else F._NO_ANCESTOR)
+            assert row[g] == (min(levels, F.NO_ANCESTOR) if up >= 0 else F.NO_ANCESTOR)
 
 
 def test_link_characters_count_nested_markup_and_empty_links() -> None:
@@ -311,7 +311,7 @@ def test_text_inside_a_link_around_blocks_knows_how_far_up_the_link_is() -> None
     assert linked("wrapped headline") == 2 and linked("summary line") == 2
     assert row(table, "wrapped headline")["own_link_density"] == 0  # the counts stay
     for text in ("inline-linked", "story itself"):
-        assert linked(text) == F._NO_ANCESTOR
+        assert linked(text) == F.NO_ANCESTOR
     assert "anc_linked" not in FEATURE_NAMES  # stage 1 does not read it
 
 
@@ -325,7 +325,7 @@ def test_a_block_inside_links_nested_in_inline_tags_is_still_marked() -> None:
     table = table_of(f"<html><body>{story}<ul>{card}</ul></body></html>")
     linked = dict(zip(table.texts, table.linked.tolist(), strict=True))
     assert linked["A headline inside two links"] == 1
-    assert linked["Outer "] == F._NO_ANCESTOR  # inline text of the link itself: no block
+    assert linked["Outer "] == F.NO_ANCESTOR  # inline text of the link itself: no block
 
 
 @pytest.mark.parametrize(("body", "texts", "link_chars"), [

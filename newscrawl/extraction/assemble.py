@@ -6,7 +6,7 @@ import numpy as np
 
 from .clean import LINE_BREAK
 from .decode import MOJIBAKE, unmangled
-from .features import FEATURE_NAMES, NodeTable
+from .features import FEATURE_NAMES, NO_ANCESTOR, TAGS, NodeTable
 from .text import collapse_spaces
 
 
@@ -61,9 +61,59 @@ def declares_story(table: NodeTable) -> bool:
 
 
 def keep_nodes(table: NodeTable, proba: np.ndarray) -> np.ndarray:
-    """The page's article: ``choose_nodes`` with the lean its declared type calls for."""
-    lean = STORY_LEAN if declares_story(table) else PRECISION_LEAN
-    return choose_nodes(proba, table.weights, lean)
+    """The page's article: ``choose_nodes`` with the lean its declared type calls for, less
+    the stories a story page appends below its own (``appended_stories``)."""
+    if not declares_story(table):
+        return choose_nodes(proba, table.weights, PRECISION_LEAN)
+    keep = choose_nodes(proba, table.weights, STORY_LEAN)
+    return keep & ~appended_stories(table, keep)
+
+
+_TAG, _ANC_ARTICLE, _MATCHES_TITLE = (FEATURE_NAMES.index(name) for name in (
+    "tag", "anc_t_article", "matches_title"))
+_H1 = TAGS.index("h1")
+
+
+def appended_stories(table: NodeTable, keep: np.ndarray) -> np.ndarray:
+    """Kept nodes of the other stories a story page carries: each ``<article>`` apart from
+    the headline's that holds an ``<h1>`` of its own.
+
+    News sites that scroll on into the next story render it into the same HTML (Dagbladet
+    appends a whole second article, headline, summary and body, below the first). The model
+    cannot tell the two apart: both are long prose under an article element, so on a page
+    declaring one story the second doubles the text (fundus-dev page F1 0.48 there). The
+    page's own story is the ``<article>`` nearest the ``<h1>`` that matches the declared
+    title; another ``<article>``, neither inside nor around it, with its own ``<h1>`` is a
+    story of its own. Teaser cards (``<h2>``/``<h3>`` headings), comments and posts marked
+    up as ``<article>`` hold no ``<h1>`` and are left to the model: on WCXB dev, where pages
+    of forums and listings declare articles too, the rule changes no page.
+    """
+    dropped = np.zeros(len(keep), dtype=bool)
+    tag = table.X[:, _TAG]
+    headings = np.flatnonzero((tag == _H1) & (table.X[:, _ANC_ARTICLE] < NO_ANCESTOR))
+    if len(headings) < 2 or not keep.any():
+        return dropped
+    article = _nearest_article(table, headings)
+    own = article[table.X[headings, _MATCHES_TITLE] > 0]
+    if not len(own):
+        return dropped
+    lo, hi = own[0], table.end[own[0]]
+    owner = table.owner
+    for other in np.unique(article).tolist():
+        other_end = table.end[other]
+        if other_end <= lo or other >= hi:  # neither inside the story nor around it
+            dropped |= keep & (owner >= other) & (owner < other_end)
+    return dropped
+
+
+def _nearest_article(table: NodeTable, nodes: np.ndarray) -> np.ndarray:
+    """The pre-order index of each node's nearest ``<article>`` (its ``anc_t_article``
+    levels up from the node's element)."""
+    element = table.owner[nodes]
+    levels = table.X[nodes, _ANC_ARTICLE].astype(np.int64)
+    for step in range(1, int(levels.max()) + 1):
+        element = np.where(levels >= step, table.parent[element], element)
+    return element
 
 
 def choose_nodes(proba: np.ndarray, weights: np.ndarray,

@@ -107,7 +107,7 @@ _TAG_MASK = [0] * len(TAGS)
 for _g, _tags in TAG_GROUPS.items():
     for _t in _tags:
         _TAG_MASK[_TAG_CODE[_t]] |= _GROUP_BIT[_g]
-_NO_ANCESTOR = 30  # distance reported when no ancestor carries the group
+NO_ANCESTOR = 30  # distance reported when no ancestor carries the group
 _GROUP_SHIFTS = np.arange(len(GROUPS) + 1, dtype=np.int64)  # and the linked bit
 
 # Character classes, looked up per codepoint.
@@ -205,7 +205,7 @@ class NodeTable:
     a site's pages."""
     linked: np.ndarray
     """Per node (float32), levels up from its element to the outermost block inside an ``<a>``
-    that wraps blocks, ``_NO_ANCESTOR`` when none: a teaser card's heading and summary, whose
+    that wraps blocks, ``NO_ANCESTOR`` when none: a teaser card's heading and summary, whose
     link the link counts (keyed by the ``<a>``'s own block) cannot show."""
 
     def __len__(self) -> int:
@@ -353,7 +353,7 @@ def _walk(root: etree._Element, links: dict):
 def _ancestor_distances(masks: Sequence[int] | np.ndarray, parent: np.ndarray,
                         depth: np.ndarray, owner: np.ndarray) -> np.ndarray:
     """Per text node and group (``GROUPS``, then the linked bit), levels up from its element
-    to the nearest element (itself included) carrying the group, ``_NO_ANCESTOR`` when none
+    to the nearest element (itself included) carrying the group, ``NO_ANCESTOR`` when none
     is nearer.
 
     Pointer jumping over all elements at once: after round k each element knows the nearest
@@ -362,7 +362,7 @@ def _ancestor_distances(masks: Sequence[int] | np.ndarray, parent: np.ndarray,
     a group, then converted each text node's tuple from Python ints.)
     """
     mask = np.asarray(masks, dtype=np.int64)
-    # Only groups some element carries need the work; the rest are _NO_ANCESTOR throughout.
+    # Only groups some element carries need the work; the rest are NO_ANCESTOR throughout.
     shifts = _GROUP_SHIFTS[(np.bitwise_or.reduce(mask) >> _GROUP_SHIFTS) & 1 == 1]
     carries = ((mask[:, None] >> shifts) & 1).astype(bool)
     small = np.int16 if len(depth) and depth.max() < np.iinfo(np.int16).max else np.int32
@@ -370,15 +370,15 @@ def _ancestor_distances(masks: Sequence[int] | np.ndarray, parent: np.ndarray,
     nearest = np.where(carries, depth.astype(small)[:, None], small(-1))
     up = np.maximum(parent, 0)  # the root is its own parent: it has nothing above it
     span = 1
-    while span < _NO_ANCESTOR:
+    while span < NO_ANCESTOR:
         # A carrier already found lies deeper than any found through ``up``: max keeps it.
         nearest = np.maximum(nearest, nearest[up])
         up = up[up]
         span *= 2
     near = nearest[owner]
-    dist = np.full((len(owner), len(_GROUP_SHIFTS)), _NO_ANCESTOR, dtype=np.int64)
+    dist = np.full((len(owner), len(_GROUP_SHIFTS)), NO_ANCESTOR, dtype=np.int64)
     dist[:, shifts] = np.where(
-        near >= 0, np.minimum(depth[owner][:, None] - near, _NO_ANCESTOR), _NO_ANCESTOR)
+        near >= 0, np.minimum(depth[owner][:, None] - near, NO_ANCESTOR), NO_ANCESTOR)
     return dist
 
 

@@ -1,0 +1,78 @@
+"""The article's nodes: a story page's appended stories (infinite scroll) are not its text."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from newscrawl import extract
+from newscrawl.extraction.assemble import keep_nodes
+from newscrawl.extraction.extractor import page_nodes
+
+FIRST = [
+    "The council voted on Tuesday to close the old bridge over the river for repairs that "
+    "engineers say cannot wait another winter, after an inspection found cracks in two piers.",
+    "Traffic will be sent through the northern ring road from next month, adding about ten "
+    "minutes to the average commute, the transport office said in a statement.",
+    "Shop owners on both banks said they feared losing customers during the works, which are "
+    "expected to last until the end of the summer.",
+    "The mayor promised a fund to help the businesses most affected and said the city would "
+    "review the schedule every two weeks.",
+]
+SECOND = [
+    "The national football team named three new players for next week's qualifying matches, "
+    "bringing in a young goalkeeper who has impressed in the league this season.",
+    "The coach told reporters that the squad needed fresh energy after two defeats and that "
+    "places in the starting eleven were open to everyone.",
+    "Fans reacted with enthusiasm online, though some questioned why the veteran captain had "
+    "been left out of the list for the away game.",
+    "The first match will be played on Thursday evening in front of a sold-out crowd at the "
+    "national stadium.",
+]
+TITLE = "Old bridge to close for repairs"
+URL = "https://news.example/2025/03/04/old-bridge-to-close"
+
+
+def story_page(second_heading: str = "h1", declared: str | None = "NewsArticle",
+               headline: str = TITLE) -> bytes:
+    """A story page that scrolls on into the next story, rendered into the same HTML."""
+    ld = json.dumps({"@type": declared, "headline": TITLE}) if declared else "{}"
+    first = "".join(f"<p>{p}</p>" for p in FIRST)
+    second = "".join(f"<p>{p}</p>" for p in SECOND)
+    return f"""<html><head><title>{TITLE}</title>
+<script type="application/ld+json">{ld}</script></head>
+<body><nav><a href="/">Home</a> <a href="/news">News</a></nav><main>
+<article><h1>{headline}</h1><div class="body">{first}</div></article>
+<article><{second_heading}>Three new players named for qualifiers</{second_heading}>
+<div class="body">{second}</div></article>
+</main><footer>© News Example</footer></body></html>""".encode()
+
+
+def test_the_next_story_rendered_below_a_story_is_not_its_text() -> None:
+    article = extract(story_page(), url=URL)
+    assert all(p in article.text for p in FIRST)
+    assert not any(p in article.text for p in SECOND)
+
+
+def flagged(body: bytes) -> list[str]:
+    """What ``keep_nodes`` leaves out of a page whose every node the model believes."""
+    table = page_nodes(body, URL).table
+    assert table is not None
+    return [table.texts[i] for i in np.flatnonzero(
+        ~keep_nodes(table, np.full(len(table), 0.99)))]
+
+
+def test_only_the_other_articles_nodes_are_flagged_heading_and_all() -> None:
+    assert flagged(story_page()) == ["Three new players named for qualifiers", *SECOND]
+
+
+@pytest.mark.parametrize("page", [
+    story_page(second_heading="h2"),  # a teaser card or a comment: no headline of its own
+    story_page(declared=None),  # not a story page: a blog front may show two whole posts
+    story_page(headline="Elsewhere on the site"),  # no <h1> matches the declared title
+], ids=["teaser", "undeclared", "no-headline"])
+def test_articles_without_a_headline_of_their_own_or_pages_without_a_story_are_left(
+        page: bytes) -> None:
+    assert flagged(page) == []
