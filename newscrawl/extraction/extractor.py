@@ -19,6 +19,7 @@ from .metadata import Metadata, extract_metadata
 from .model import NodeModel
 from .pagekind import markup_counts, page_signals
 from .parse import parse
+from .payload import place_payload
 from .shipped import shipped_file
 from .site import SiteMemory
 
@@ -74,6 +75,7 @@ def page_nodes(body: bytes | str, url: str | None = None, *, content_type: str |
         return page
     t1 = time.perf_counter()
     root = parse(text, utf8)
+    place_payload(root, text)
     t2 = time.perf_counter()
     page.meta = extract_metadata(root, url)
     if respell is not None:
