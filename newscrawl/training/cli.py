@@ -343,7 +343,8 @@ def model_card(args: argparse.Namespace, ds, members: list, words, scores: dict,
         "one page per domain): pages of other languages and layouts are scored in the "
         "sections above; listings, product pages and collections remain far weaker than "
         "articles.",
-        "- Content that is not in the DOM (rendered by JavaScript) cannot be found.",
+        "- Content rendered in the browser is found only where the page also carries it as HTML "
+        "in its Next.js data (`extraction/payload.py`).",
         "",
     ]
     return "\n".join(lines)
