@@ -59,3 +59,13 @@ def test_a_page_rendered_on_the_server_is_read_once() -> None:
     shown = f"<main><article><h1>Parliament approves budget</h1>{BODY_HTML}</article></main>"
     article = extract(flight_page(body=shown), url=URL)
     assert all(article.text.count(p) == 1 for p in PARAGRAPHS)
+
+
+def test_a_payload_nested_past_the_stack_is_passed_over() -> None:
+    deep = "[" * 200_000 + "]" * 200_000
+    row = push("0:" + deep + "\n")
+    page = (f"<!DOCTYPE html><html>{HEAD}<body>{SPINNER}"
+            f'<script id="__NEXT_DATA__" type="application/json">{deep}</script>'
+            f"{row}</body></html>").encode()
+    article = extract(page, url=URL)
+    assert article.reason in ("no_text", "no_content")

@@ -76,21 +76,26 @@ def _shown_chars(root: etree._Element) -> int:
     return shown
 
 
+_UNREAD = object()
+
+
+def _json(text: str | bytes) -> object:
+    """``text`` read as JSON; ``_UNREAD`` when it is not JSON, or nests deeper than Python's
+    stack lets the parser go (a page can hold anything)."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return _UNREAD
+
+
 def _html_strings(text: str) -> Iterator[str]:
     """HTML in the page's payloads, in the order they hold it."""
-    chunks = []
-    for m in _PUSH.finditer(text):
-        try:
-            chunks.append(json.loads(m.group(1)))
-        except ValueError:
-            continue
+    chunks = [c for c in map(_json, (m.group(1) for m in _PUSH.finditer(text)))
+              if isinstance(c, str)]
     if chunks:
         yield from _flight_html("".join(chunks).encode("utf-8", "surrogatepass"))
     for m in _NEXT_DATA.finditer(text):
-        try:
-            yield from _json_html(json.loads(m.group(1)), {})
-        except ValueError:
-            continue
+        yield from _json_html(_json(m.group(1)), {})
 
 
 def _flight_html(flight: bytes) -> Iterator[str]:
@@ -115,10 +120,7 @@ def _flight_html(flight: bytes) -> Iterator[str]:
         row = flight[m.end():end]
         pos = end + 1
         if row[:1] in (b"[", b"{", b'"'):
-            try:
-                values.append(json.loads(row))
-            except ValueError:
-                continue
+            values.append(_json(row))
     for value in values:
         yield from _json_html(value, text_rows)
 
@@ -132,12 +134,9 @@ def _json_html(value: object, text_rows: dict[str, str]) -> Iterator[str]:
         if isinstance(v, str):
             if v[:1] == "$" and v[1:] in text_rows:
                 v = text_rows[v[1:]]
-            if v[:1] in ("{", "["):  # JSON kept as a string: read what it holds
-                try:
-                    stack.append(json.loads(v))
-                    continue
-                except ValueError:
-                    pass
+            if v[:1] in ("{", "[") and (held := _json(v)) is not _UNREAD:
+                stack.append(held)  # JSON kept as a string: read what it holds
+                continue
             if "<" in v and _MARKUP.search(v):
                 yield v
         elif isinstance(v, dict):
