@@ -44,6 +44,11 @@ SHAPES: dict[str, tuple[str, ...]] = {
     "react_segments": ("", "<template id='B:{i}'></template>word ", "",
                        "<div hidden id='S:{i}'><p>word</p></div>after ", ""),
     "distinct_attributes": ("<div", " a{i}", ">word</div>"),
+    # Next.js pages with an empty DOM: the article is read from the framework's data
+    "next_flight_rows": ("", '<script>self.__next_f.push([1,"{i}:[\\"<p>the words of '
+                         'paragraph {i}</p>\\"]\\n"])</script>', ""),
+    "next_data_strings": ("<script id='__NEXT_DATA__' type='application/json'>[",
+                          '"<p>the words of paragraph {i}</p>",', '""]</script>'),
 }
 ONLY_WHEN_NAMED = frozenset({"distinct_attributes"})
 

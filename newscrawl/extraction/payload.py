@@ -22,7 +22,7 @@ from lxml import etree
 
 _PUSH = re.compile(r'self\.__next_f\.push\(\[1,\s*("(?:[^"\\]|\\.)*")\]\)')
 _NEXT_DATA = re.compile(
-    r'<script[^>]*\bid="__NEXT_DATA__"[^>]*>(.*?)</script>', re.S | re.I)
+    r"""<script[^>]*\bid=["']?__NEXT_DATA__\b[^>]*>(.*?)</script>""", re.S | re.I)
 _ROW = re.compile(rb"([0-9a-f]{0,8}):(T([0-9a-f]{1,8}),)?")
 _MARKUP = re.compile(r"<(?:p|div|h[1-6]|br|ul|ol|li|blockquote|strong|em|b|i|a)\b", re.I)
 _TAGS = re.compile(r"<[^>]*>")
