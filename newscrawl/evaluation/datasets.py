@@ -65,10 +65,7 @@ def _wcxb(root: Path, limit: int | None) -> Iterator[Page]:
         label = json.loads(gt_path.read_text("utf-8"))
         truth = label.get("ground_truth") or {}
         body = gzip.decompress((base / "html" / f"{page_id}.html.gz").read_bytes())
-        # An empty main_content is no label: WCXB's annotators found nothing on a page whose
-        # content the browser builds (a Next.js shell), which newscrawl may read
-        # (``payload``); scored against "", any text it finds would count as wrong.
-        text = truth.get("main_content") or None
+        text = truth.get("main_content") or ""
         # WCXB's own measure is words on every page, so its figures stay comparable with
         # the published ones; sets in its layout that name a publisher (fundus-dev) score
         # CJK pages by characters.
@@ -91,7 +88,7 @@ def _wcxb(root: Path, limit: int | None) -> Iterator[Page]:
                 "without": truth.get("without") or [],
                 **({"publisher": publisher} if publisher else {}),
             },
-            script=script_of(text or "") if publisher else "words",
+            script=script_of(text) if publisher else "words",
         )
 
 
