@@ -334,8 +334,8 @@ def test_a_warc_gives_the_articles_a_crawl_exports_with_their_site(
     assert (record["url"], record["site"]) == (story, "harbour.example")
     assert record["text"].endswith("\n\n".join(STORY))
     assert err.strip().splitlines()[-1] == (
-        "newscrawl extract: 4 pages: 1 extracted, 3 dropped (duplicate_url, not_article, "
-        "too_short); 1 WARC records skipped (warc_warcinfo)")
+        "newscrawl extract: 4 pages: 1 extracted, 3 dropped (duplicate_url, 2 not_article); "
+        "1 WARC records skipped (warc_warcinfo)")
     # --all-pages: every page's text, as for saved pages
     code, out, err = in_process(model, capsys, "--format", "json", "--all-pages", path)
     assert len(out.splitlines()) == 4
