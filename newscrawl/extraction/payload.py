@@ -20,6 +20,8 @@ from collections.abc import Iterator
 
 from lxml import etree
 
+from .parse import parse
+
 _PUSH = re.compile(r'self\.__next_f\.push\(\[1,\s*("(?:[^"\\]|\\.)*")\]\)')
 _NEXT_DATA = re.compile(
     r"""<script[^>]*\bid=["']?__NEXT_DATA__\b[^>]*>(.*?)</script>""", re.S | re.I)
@@ -46,21 +48,16 @@ def place_payload(root: etree._Element, text: str) -> bool:
     almost no text; whether it did."""
     if not carries_payload(text) or _shown_chars(root) > SHOWN_CHARS_MAX:
         return False
-    fragments = [f for f in dict.fromkeys(_html_strings(text))
-                 if len(_TAGS.sub("", f).strip()) >= FRAGMENT_MIN_CHARS]
-    if sum(len(_TAGS.sub("", f)) for f in fragments) < PAYLOAD_MIN_CHARS:
+    fragments = [(f, len(_TAGS.sub("", f).strip())) for f in dict.fromkeys(_html_strings(text))]
+    fragments = [(f, n) for f, n in fragments if n >= FRAGMENT_MIN_CHARS]
+    if sum(n for _, n in fragments) < PAYLOAD_MIN_CHARS:
         return False
-    markup = "".join(f"<div>{f}</div>" for f in fragments)
-    parser = etree.HTMLParser(recover=True, no_network=True, remove_comments=True,
-                              collect_ids=False, huge_tree=True)
-    try:
-        holder = etree.fromstring(f"<html><body><div>{markup}</div></body></html>", parser)
-    except (etree.ParserError, ValueError):
-        return False
+    held = parse("<html><body><div>" + "".join(f"<div>{f}</div>" for f, _ in fragments)
+                 + "</div></body></html>").find("body")
     body = root.find("body")
     if body is None:
         body = etree.SubElement(root, "body")
-    body.append(holder[0][0])
+    body.extend(held)
     return True
 
 
