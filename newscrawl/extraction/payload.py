@@ -14,12 +14,12 @@ same HTML is in the DOM already, and writing it twice would double the article.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 
 from lxml import etree
 
+from .meta_jsonld import _loads as json_loads
 from .parse import parse
 
 _PUSH = re.compile(r'self\.__next_f\.push\(\[1,\s*("(?:[^"\\]|\\.)*")\]\)')
@@ -43,22 +43,22 @@ def carries_payload(text: str) -> bool:
     return "self.__next_f.push" in text or "__NEXT_DATA__" in text
 
 
-def place_payload(root: etree._Element, text: str) -> bool:
+def place_payload(root: etree._Element, text: str) -> None:
     """Append the HTML the page's framework data holds to ``root``'s body when the DOM shows
-    almost no text; whether it did."""
+    almost no text. JSON that does not parse, or nests past Python's stack, is passed over
+    (``meta_jsonld``'s reader)."""
     if not carries_payload(text) or _shown_chars(root) > SHOWN_CHARS_MAX:
-        return False
+        return
     fragments = [(f, len(_TAGS.sub("", f).strip())) for f in dict.fromkeys(_html_strings(text))]
     fragments = [(f, n) for f, n in fragments if n >= FRAGMENT_MIN_CHARS]
     if sum(n for _, n in fragments) < PAYLOAD_MIN_CHARS:
-        return False
+        return
     held = parse("<html><body><div>" + "".join(f"<div>{f}</div>" for f, _ in fragments)
                  + "</div></body></html>").find("body")
     body = root.find("body")
     if body is None:
         body = etree.SubElement(root, "body")
     body.extend(held)
-    return True
 
 
 def _shown_chars(root: etree._Element) -> int:
@@ -73,26 +73,14 @@ def _shown_chars(root: etree._Element) -> int:
     return shown
 
 
-_UNREAD = object()
-
-
-def _json(text: str | bytes) -> object:
-    """``text`` read as JSON; ``_UNREAD`` when it is not JSON, or nests deeper than Python's
-    stack lets the parser go (a page can hold anything)."""
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        return _UNREAD
-
-
 def _html_strings(text: str) -> Iterator[str]:
     """HTML in the page's payloads, in the order they hold it."""
-    chunks = [c for c in map(_json, (m.group(1) for m in _PUSH.finditer(text)))
+    chunks = [c for c in map(json_loads, (m.group(1) for m in _PUSH.finditer(text)))
               if isinstance(c, str)]
     if chunks:
         yield from _flight_html("".join(chunks).encode("utf-8", "surrogatepass"))
     for m in _NEXT_DATA.finditer(text):
-        yield from _json_html(_json(m.group(1)), {})
+        yield from _json_html(json_loads(m.group(1)), {})
 
 
 def _flight_html(flight: bytes) -> Iterator[str]:
@@ -117,7 +105,7 @@ def _flight_html(flight: bytes) -> Iterator[str]:
         row = flight[m.end():end]
         pos = end + 1
         if row[:1] in (b"[", b"{", b'"'):
-            values.append(_json(row))
+            values.append(json_loads(row.decode("utf-8", "replace")))
     for value in values:
         yield from _json_html(value, text_rows)
 
@@ -131,7 +119,7 @@ def _json_html(value: object, text_rows: dict[str, str]) -> Iterator[str]:
         if isinstance(v, str):
             if v[:1] == "$" and v[1:] in text_rows:
                 v = text_rows[v[1:]]
-            if v[:1] in ("{", "[") and (held := _json(v)) is not _UNREAD:
+            if v[:1] in ("{", "[") and (held := json_loads(v)) is not None:
                 stack.append(held)  # JSON kept as a string: read what it holds
                 continue
             if "<" in v and _MARKUP.search(v):
