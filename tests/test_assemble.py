@@ -76,3 +76,21 @@ def test_only_the_other_articles_nodes_are_flagged_heading_and_all() -> None:
 def test_articles_without_a_headline_of_their_own_or_pages_without_a_story_are_left(
         page: bytes) -> None:
     assert flagged(page) == []
+
+
+def test_a_title_that_names_a_teaser_card_leaves_the_story_alone() -> None:
+    """ABC News declares the shorter headline of its news-feed card, an ``<article>`` with an
+    ``<h1>`` of its own beside the story's: the story is still the page's text."""
+    first = "".join(f"<p>{p}</p>" for p in FIRST)
+    body = f"""<html><head><title>{TITLE}</title>
+<script type="application/ld+json">{json.dumps({"@type": "NewsArticle"})}</script></head>
+<body><main><article><h1>Council shuts the old river bridge after cracks found</h1>
+<div class="body">{first}</div></article>
+<aside><article class="feed-item"><h1>{TITLE}</h1></article>
+<article class="feed-item"><h1>Three new players named for qualifiers</h1></article></aside>
+</main></body></html>""".encode()
+    table = page_nodes(body, URL).table
+    assert table is not None
+    story = np.array([t in FIRST for t in table.texts])
+    keep = keep_nodes(table, np.where(story, 0.99, 0.01))
+    assert [table.texts[i] for i in np.flatnonzero(keep)] == FIRST

@@ -86,7 +86,10 @@ def appended_stories(table: NodeTable, keep: np.ndarray) -> np.ndarray:
     title; another ``<article>``, neither inside nor around it, with its own ``<h1>`` is a
     story of its own. Teaser cards (``<h2>``/``<h3>`` headings), comments and posts marked
     up as ``<article>`` hold no ``<h1>`` and are left to the model: on WCXB dev, where pages
-    of forums and listings declare articles too, the rule changes no page.
+    of forums and listings declare articles too, the rule changes no page. Nor does it act
+    when the headline's ``<article>`` holds nothing the model kept: there the declared title
+    is a teaser's (ABC News titles its story with the shorter headline of its news-feed card,
+    an ``<article>`` with an ``<h1>`` of its own), and the story is elsewhere.
     """
     dropped = np.zeros(len(keep), dtype=bool)
     tag = table.X[:, _TAG]
@@ -99,6 +102,8 @@ def appended_stories(table: NodeTable, keep: np.ndarray) -> np.ndarray:
         return dropped
     lo, hi = own[0], table.end[own[0]]
     owner = table.owner
+    if not keep[(owner >= lo) & (owner < hi)].any():
+        return dropped  # the title matched a teaser of the story (ABC's news feed), not it
     for other in np.unique(article).tolist():
         other_end = table.end[other]
         if other_end <= lo or other >= hi:  # neither inside the story nor around it
