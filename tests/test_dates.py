@@ -42,6 +42,9 @@ def page(head: str = "", body: str = "", lang: str = "en") -> str:
     ("Tue 5 Mar 2024 10.00 GMT", "2024-03-05T10:00:00+00:00"),
     ("5 mars 2024 kl. 10.00", "2024-03-05T10:00:00"),
     ("05.03.2024 10.30", "2024-03-05T10:30:00"),
+    # prices are not a month and a day, nor a model number a year
+    ("Wagan EL2022 Ionic Air Purifier for $10.85 (list price $14.95)", None),
+    ("Pack of 12 for 10,85 € until 2025", None),
 ])
 def test_parse_date_lines(raw, expected):
     assert parse_date(raw, now=NOW) == expected
@@ -476,3 +479,9 @@ def test_declared_modified_date_wins_over_the_printed_one():
                   "<article><h1>Headline of the story</h1>"
                   "<p>March 5, 2024 · Updated March 6, 2024</p><p>Text.</p></article>")
     assert meta(markup).modified == "2024-03-07T09:00:00+00:00"
+
+
+def test_a_time_without_datetime_gives_the_stamp_it_keeps_in_a_data_attribute():
+    body = ('<h1>Houston hires a head coach</h1><a href="/u/1">Travis Haney</a> - '
+            '<time data-published="2016-12-09 09:13:00Z"> 4 hours ago </time><p>Text.</p>')
+    assert (meta(page(body=body)).published or "")[:10] == "2016-12-09"

@@ -41,6 +41,9 @@ _URL_WORD_DATE = re.compile(r"/((?:19|20)\d{2})/([a-z]{3,9})/(\d{1,2})(?=[/_.-]|
 _NUMERIC_DATE = re.compile(r"(?<![\d.])(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?!\d)")
 _DAY_RANGE = re.compile(r"(?<![\d./:-])\d{1,2}\s*[-\u2013\u2014]\s*\d{1,2}(?![\d./:-])")
 """"March 23-26, 2026": a span of days (an event's), not one date."""
+_AMOUNT = re.compile(r"[$€£¥₹]\s?\d[\d.,]*|\d[\d.,]*\s?[$€£¥₹]")
+"""A price ("$10.85", "14,95 €"): dateutil's fuzzy mode reads its digits as a month and a day
+("Wagan EL2022 Air Purifier for $10.85 (list price $14.95)" became 2022-10-14)."""
 _SEGMENT_SEPARATORS = re.compile(r"\s[|\u00b7\u2022\u30fb]\s|\s[-\u2013\u2014]\s")
 """Between the date and the rest of a byline line ("Dec 18, 2025 · 12 min read")."""
 
@@ -393,7 +396,7 @@ def _from_segments(text: str) -> tuple[str, date] | None | bool:
 
 def _from_dateutil(text: str) -> tuple[str, date] | None:
     primary, day_first = _PAGE_LANGUAGE.get()
-    text = _month_words(text, primary)
+    text = _AMOUNT.sub(" ", _month_words(text, primary))
     written = _from_written(text)
     if written is not False:
         return written  # type: ignore[return-value]

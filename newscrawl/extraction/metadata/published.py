@@ -139,11 +139,20 @@ def _above(el: etree._Element, h1: etree._Element | None) -> bool:
     return bool(line and el.sourceline and el.sourceline < line)
 
 
+_STAMP_ATTRIBUTE = re.compile(r"publish|date|time|stamp")
+
+
 def _time_date(c: _Collected, url: str | None, times: list[etree._Element]) -> str | None:
-    """The date of the first of ``times`` that gives one."""
+    """The date of the first of ``times`` that gives one: its ``datetime``, its text, or a
+    stamp its site keeps in another attribute (247Sports: ``<time data-published="2016-12-09
+    09:13:00Z">4 hours ago</time>``)."""
     for el in times:
         value = el.get("datetime") or _TEXT_CONTENT(el)
         date = parse_date(value)
+        if not date:
+            value = next((v for k, v in el.items() if k.startswith("data-")
+                          and _STAMP_ATTRIBUTE.search(k) and len(v) >= 8), "")
+            date = parse_date(value)
         if date:
             return _day_month(c, url, value, date)
     return None
