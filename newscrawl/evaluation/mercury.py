@@ -1,13 +1,14 @@
-"""English news of publishers the model never saw, labelled by parsers written for each one.
+"""English news of 71 publishers the model never saw, labelled by parsers written for each one.
 
 Mercury Parser 1.1.1's npm package ships, for each of about ninety sites, an extractor written
 by hand (CSS selectors for the body, title, author and date, and what to remove from the body)
 and a saved page of the site that its tests check it on: news and magazine stories of
 2016-2019, mostly American. This builds a labelled set in WCXB's layout from them: each page
 as the site served it, its label the text of what that site's extractor returns. Pages of
-domains in the ``exclude`` sets (the training data) are left out, so the set stays news of
-publishers never trained on. Nothing of it enters the project: it is built in the user's cache
-by ``scripts/unseen-mercury.sh``, which fetches the package from npm.
+domains in the ``exclude`` sets (WCXB dev, fundus-dev) are left out, so the set is news of
+publishers never trained on, and a publisher is in one set if it is ever trained on beside them.
+Nothing of it enters the project: ``scripts/mercury-news.sh`` fetches the package from npm and
+builds the set in the user's cache.
 """
 
 from __future__ import annotations
