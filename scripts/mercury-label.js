@@ -9,7 +9,7 @@ const Mercury = require(path.join(process.argv[2], 'dist', 'mercury.js'));
 (async () => {
   const jobs = JSON.parse(fs.readFileSync(0, 'utf8'));
   for (const { file, url } of jobs) {
-    let result = { error: null };
+    let result;
     try {
       // 1.1.1's signature: parse(url, html, options); fallback off, so only pages a
       // site-specific extractor claims are labelled.

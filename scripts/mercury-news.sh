@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Build the mercury-news set (news of publishers never trained on) once, into the user's cache
-# (never into the project), and print its path: the saved pages of Mercury Parser 1.1.1's site-specific extractors (npm),
-# labelled by those extractors, less the domains of WCXB dev and fundus-dev
-# (newscrawl.evaluation.mercury). Needs node and npm.
+# (never into the project), and print its path: the saved pages of Mercury Parser 1.1.1's
+# site-specific extractors (npm), labelled by those extractors, less the domains of WCXB dev
+# and fundus-dev (newscrawl.evaluation.mercury). Needs node and npm.
 # Usage: .venv/bin/newscrawl evaluate --model models/nodes-v1.ubj --data "$(scripts/mercury-news.sh)"
 set -euo pipefail
 cd "$(dirname "$0")/.."
