@@ -175,3 +175,20 @@ def test_a_headline_set_as_h3_anchors_the_byline_of_a_page_without_h1():
                       f'<span class="author">Anna Andere{k}</span></div>' for k in range(3))
     page = meta(og("Altes Hotel öffnet als Theater seine Pforten"), teasers + body)
     assert page.authors == ("Eva Muster",)
+
+
+def test_a_story_stream_gives_each_headline_the_byline_of_its_own_article():
+    # a stream of short posts, each an <article> with its byline above its headline: the
+    # byline just below the page's headline is the next post's
+    def post(writer: str, headline: str) -> str:
+        return (f'<article class="post"><header><h3 class="byline"><a itemprop="author" '
+                f'href="/authors/{writer.lower().replace(" ", "-")}">{writer}</a></h3></header>'
+                f"<h1>{headline}</h1><p>{'Words about the matter at hand. ' * 12}</p></article>")
+    markup = ("<html><head>" + og("The first post") + "</head><body>"
+              + post("Jane Roe", "The first post") + post("John Poe", "The second post")
+              + "</body></html>")
+    assert extract_metadata(parse(markup), URL).authors == ("Jane Roe",)
+    # one story without <article> elements: the byline below the headline, as before
+    flat = ("<html><head>" + og("A story") + "</head><body><h1>A story</h1>"
+            '<div class="byline">By Jane Roe</div>' + LEAD + "</body></html>")
+    assert extract_metadata(parse(flat), URL).authors == ("Jane Roe",)

@@ -204,6 +204,30 @@ def _bylines_after(el: etree._Element, limit: int) -> Iterator[etree._Element]:
         node = node.getparent()
 
 
+def _own_story_first(h1: etree._Element, after: Iterator[etree._Element],
+                     before: Iterator[etree._Element]) -> Iterator[etree._Element]:
+    """The bylines below the headline, then above it, those inside the headline's own
+    ``<article>`` before any other: the byline just below a headline may be the next story's
+    (The New Republic's stream of posts, each an ``<article>`` with its byline above its
+    headline), while its own sits above it."""
+    story = next(h1.iterancestors("article"), None)
+    if story is None:
+        yield from after
+        yield from before
+        return
+    elsewhere = []
+    for el in chain(after, before):
+        if _within(el, story):
+            yield el
+        else:
+            elsewhere.append(el)
+    yield from elsewhere
+
+
+def _within(el: etree._Element, ancestor: etree._Element) -> bool:
+    return any(a is ancestor for a in el.iterancestors())
+
+
 def _dom_authors(root: etree._Element, c: _Collected) -> tuple[str, ...]:
     """Names from the byline closest to the headline (microdata authors count as bylines).
 
@@ -217,9 +241,9 @@ def _dom_authors(root: etree._Element, c: _Collected) -> tuple[str, ...]:
         return decided("authors.dom.thread_starter", starter)
     if h1 is not None:
         # Lazily: a byline found just below the headline spares the rest of both windows.
-        after = _bylines_after(h1, _BYLINE_AFTER)
-        before = filter(_is_byline, islice(_iter_elements_before(h1), _BYLINE_BEFORE))
-        candidates = chain(islice(after, 6), islice(before, 3), c.author_els)
+        after = islice(_bylines_after(h1, _BYLINE_AFTER), 6)
+        before = islice(filter(_is_byline, islice(_iter_elements_before(h1), _BYLINE_BEFORE)), 3)
+        candidates = chain(_own_story_first(h1, after, before), c.author_els)
     else:
         candidates = c.author_els + _BYLINE(root)
     outlet: tuple[str, ...] = ()
