@@ -192,3 +192,18 @@ def test_a_story_stream_gives_each_headline_the_byline_of_its_own_article():
     flat = ("<html><head>" + og("A story") + "</head><body><h1>A story</h1>"
             '<div class="byline">By Jane Roe</div>' + LEAD + "</body></html>")
     assert extract_metadata(parse(flat), URL).authors == ("Jane Roe",)
+
+
+def test_a_blog_banner_linked_to_its_front_page_is_no_headline():
+    # the blog's name as an <h1> inside a link to the blog, which <title> also names; the
+    # post's headline is an <h2> that og:title gives whole
+    banner = '<a href="/blog/"><h1 class="banner"><span>The Blog:</span> Notes on Food</h1></a>'
+    post = "<h2>Why the Chickpea Conquered the World</h2>"
+    head = (og("Why the Chickpea Conquered the World")
+            + "<title>Chickpeas - The Blog - Zeitung</title>")
+    markup = f"<html><head>{head}</head><body>{banner}<div>{post}{LEAD}</div></body></html>"
+    assert extract_metadata(parse(markup), URL).title == "Why the Chickpea Conquered the World"
+    # a headline that links to its own story and agrees with og:title is still the headline
+    linked = '<a href="/politik/story-123.html"><h1>Why the Chickpea Conquered the World</h1></a>'
+    markup = f"<html><head>{head}</head><body>{linked}{LEAD}</body></html>"
+    assert extract_metadata(parse(markup), URL).title == "Why the Chickpea Conquered the World"
