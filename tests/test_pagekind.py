@@ -389,3 +389,20 @@ def test_train_pages_writes_a_model_that_loads(tmp_path, capsys) -> None:
     assert loaded.words is not None and out.with_name("pages-test.words.json").is_file()
     card = out.with_suffix(".md").read_text()
     assert "newscrawl train-pages" in card and "grouped by site" in card
+
+
+def test_the_threshold_lets_no_generated_listing_in():
+    from newscrawl.training.pages import choose_threshold
+
+    # 90 articles from 0.96 down to 0.07, 90 non-articles from 0.6 down to 0.015: the best
+    # F2 sits low, where a listing scored 0.3 would pass
+    p = np.concatenate([np.linspace(0.96, 0.07, 90), np.linspace(0.6, 0.015, 90)])
+    y = np.concatenate([np.ones(90), np.zeros(90)])
+    free = choose_threshold(p, y)
+    assert free < 0.3
+    bound = choose_threshold(p, y, listings=np.array([0.01, 0.3]))
+    assert bound > 0.3
+    # the chosen threshold is a score a real page has: every page at or above it is let in
+    assert bound in p and free in p
+    # listings the curve's peak is above already change nothing
+    assert choose_threshold(p, y, listings=np.array([free / 2])) == free
