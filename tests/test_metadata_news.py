@@ -207,3 +207,11 @@ def test_a_blog_banner_linked_to_its_front_page_is_no_headline():
     linked = '<a href="/politik/story-123.html"><h1>Why the Chickpea Conquered the World</h1></a>'
     markup = f"<html><head>{head}</head><body>{linked}{LEAD}</body></html>"
     assert extract_metadata(parse(markup), URL).title == "Why the Chickpea Conquered the World"
+
+
+def test_drupal_rdfa_names_the_writer():
+    # Drupal's RDF mapping marks a node's writer rel="sioc:has_creator", no class or itemprop
+    body = ('<h1>Der Minister tritt zurück</h1><div class="date"><time>21.12.2016</time>'
+            '<span> | von <span rel="sioc:has_creator"><a href="/users/eva-muster" '
+            'typeof="sioc:UserAccount" property="foaf:name">Eva Muster</a></span></span></div>')
+    assert meta("", body).authors == ("Eva Muster",)

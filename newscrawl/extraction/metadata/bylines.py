@@ -150,8 +150,12 @@ def _in_comments(el: etree._Element) -> bool:
 
 
 def _is_rel_author(el: etree._Element) -> bool:
+    """``rel="author"``, or Drupal's RDFa for a node's writer, ``rel="sioc:has_creator"``."""
     rel = el.get("rel")
-    return rel is not None and "author" in rel.lower().split()
+    return rel is not None and not _REL_AUTHOR.isdisjoint(rel.lower().split())
+
+
+_REL_AUTHOR = frozenset({"author", "sioc:has_creator"})
 
 
 def _is_byline(el: etree._Element) -> bool:
