@@ -197,3 +197,16 @@ def test_h1_that_ends_a_chinese_title_after_a_space_is_the_site() -> None:
     head = "<title>松花江网 北京今冬首场降雪来了</title>"
     body = "<h1>北京今冬首场降雪来了</h1><p>今天清晨，北京迎来今冬首场降雪。</p>"
     assert meta_with_head(head, body).title == "北京今冬首场降雪来了"
+
+
+def test_a_hidden_logo_h1_gives_way_to_the_heading_the_title_holds():
+    # the site's name as a hidden <h1> in the logo link; the headline an <h2>, whole in a
+    # <title> that joins it to channel and site with "_" (no spaces to split words at)
+    # a menu longer than the window of elements bylines are looked for in below the logo
+    menu = "".join(f'<a href="/c{k}">栏目{k}</a>' for k in range(200))
+    markup = ('<html lang="zh-CN"><head><title>城东新公园本周开放_城市_晨光日报</title></head>'
+              '<body><div class="header"><a class="logo" href="/"><h1 class="hidden">晨光日报'
+              f'</h1></a></div><div class="nav">{menu}</div><h2 class="title">城东新公园本周开放'
+              '</h2><div class="author"><span class="name">林小雨</span><span class="date">'
+              '2017-03-01</span></div>' + PROSE + "</body></html>")
+    assert extract_metadata(parse(markup), "https://news.example/a/1.html").authors == ("林小雨",)

@@ -14,6 +14,7 @@ from lxml import etree
 
 from newscrawl.extraction.metadata.collect import _TITLE_KEYS, _Collected, _first, _words
 from newscrawl.extraction.metadata.headings import _inline_text
+from newscrawl.extraction.text import HIDING_CLASSES, hides, screen_reader_only
 
 _BYLINE_TEXTS_BEFORE = 4
 _FAR_TEXTS = 400
@@ -29,6 +30,8 @@ _OPAQUE = frozenset({"svg", "script", "style", "noscript", "template", "math", "
 _SKIP_TEXT_PARENTS = frozenset({"script", "style", "noscript", "template", "option", "textarea"})
 _H2_SCAN = 10
 _H2_AGREEMENT = 0.6
+_H2_MIN_CHARS = 8
+"""Characters from which a heading that a declared title holds whole is taken for the headline."""
 
 
 # Walks from the headline, nearest first. XPath's following::/preceding:: axes read the whole
@@ -170,18 +173,30 @@ def _headline(root: etree._Element, c: _Collected) -> etree._Element | None:
     mostly in the declared title, else an empty <h1>. Found once per page and kept on ``c``."""
     if c.anchor is not False:
         return c.anchor  # type: ignore[return-value]
-    found = next((h for h in c.h1s if len(_inline_text(h)) >= 3), None)
+    found = next((h for h in c.h1s if len(_inline_text(h)) >= 3 and not _banner(h)), None)
     if found is None:
-        title_words = _words(" ".join(t for t in (c.title, _first(c.metas, _TITLE_KEYS)) if t))
+        titles = " ".join(t for t in (c.title, _first(c.metas, _TITLE_KEYS)) if t)
+        title_words = _words(titles)
         for h2 in islice(root.iter("h2", "h3"), _H2_SCAN):
-            words = _words(_inline_text(h2))
-            if words and len(words & title_words) >= _H2_AGREEMENT * len(words):
+            text = _inline_text(h2)
+            words = _words(text)
+            # a headline without spaces (Chinese) is one "word" unless the title holds it whole
+            if words and (len(words & title_words) >= _H2_AGREEMENT * len(words)
+                          or len(text) >= _H2_MIN_CHARS and text in titles):
                 found = h2
                 break
     if found is None and c.h1s:
         found = c.h1s[0]  # an empty <h1> (filled in by script) still marks the headline's place
     c.anchor = found
     return found
+
+
+def _banner(h1: etree._Element) -> bool:
+    """An <h1> out of sight (the site's name kept for search engines) or inside a link (a
+    logo's or a blog's banner linking its front page): the headline is elsewhere."""
+    classes = (h1.get("class") or "").lower().split()
+    return (hides(h1) or not HIDING_CLASSES.isdisjoint(classes) or screen_reader_only(classes)
+            or next(h1.iterancestors("a"), None) is not None)
 
 
 def _elements_after(el: etree._Element) -> Iterator[etree._Element]:
