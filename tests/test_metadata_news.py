@@ -215,3 +215,13 @@ def test_drupal_rdfa_names_the_writer():
             '<span> | von <span rel="sioc:has_creator"><a href="/users/eva-muster" '
             'typeof="sioc:UserAccount" property="foaf:name">Eva Muster</a></span></span></div>')
     assert meta("", body).authors == ("Eva Muster",)
+
+
+def test_a_link_keyed_by_an_author_id_is_a_byline():
+    # no class, no rel, a profile URL of no known shape: the CMS's data-author marks it
+    body = ('<header><h1>Der Minister tritt zurück</h1><ul class="h_lst"><li>'
+            '<a data-author="8579" href="/User/EvaMuster">Eva Muster</a> - '
+            '<time>vor 4 Stunden</time></li></ul></header>')
+    assert meta("", body).authors == ("Eva Muster",)
+    # an empty data-author is no hint
+    assert meta("", body.replace('data-author="8579"', 'data-author=""')).authors == ()

@@ -173,6 +173,8 @@ def _is_byline(el: etree._Element) -> bool:
     prop = el.get("itemprop")
     if prop is not None and prop.lower() == "author":
         return True
+    if tag == "a" and el.get("data-author"):
+        return True  # a writer's link keyed by the CMS's author id (247Sports)
     # React sites name their parts for tests, not styles: BBC's <div data-testid="byline">.
     cls, id_, test_id = el.get("class"), el.get("id"), el.get("data-testid")
     if cls is None and id_ is None and test_id is None:
