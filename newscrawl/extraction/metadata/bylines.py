@@ -223,15 +223,11 @@ def _own_story_first(h1: etree._Element, after: Iterator[etree._Element],
         return
     elsewhere = []
     for el in chain(after, before):
-        if _within(el, story):
+        if story in el.iterancestors():
             yield el
         else:
             elsewhere.append(el)
     yield from elsewhere
-
-
-def _within(el: etree._Element, ancestor: etree._Element) -> bool:
-    return any(a is ancestor for a in el.iterancestors())
 
 
 def _dom_authors(root: etree._Element, c: _Collected) -> tuple[str, ...]:

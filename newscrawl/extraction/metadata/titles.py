@@ -244,7 +244,7 @@ def _in_page_header(h1: etree._Element) -> bool:
     page's title bar; or inside a link, as a blog's banner links its front page. Taken only
     when it agrees closely with the declared title."""
     ancestors = {a.tag for a in h1.iterancestors()}
-    return "header" in ancestors and not ancestors & {"article", "main"} or "a" in ancestors
+    return ("header" in ancestors and not ancestors & {"article", "main"}) or "a" in ancestors
 
 
 def _declared_titles(c: _Collected, ld: JsonLd | None) -> list[str]:
