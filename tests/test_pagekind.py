@@ -4,6 +4,8 @@ broke the old hand rules with are decided right (small pages written here, not c
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -11,6 +13,7 @@ from newscrawl.extraction import Extractor
 from newscrawl.extraction.model import ModelMismatch
 from newscrawl.extraction.pagekind import (
     MARKUP_FEATURES,
+    PAGE_CLASSES,
     PAGE_FEATURE_NAMES,
     PAGE_FEATURE_VERSION,
     WORDS_TEXT_CHARS,
@@ -225,12 +228,15 @@ def test_markup_tells_a_story_from_pages_whose_prose_reads_like_one(extractor) -
 
 
 def _booster(names: list[str], version: str | None = str(PAGE_FEATURE_VERSION),
-             threshold: str | None = "0.5") -> xgb.Booster:
+             threshold: str | None = "0.5",
+             classes: str = " ".join(PAGE_CLASSES)) -> xgb.Booster:
     rng = np.random.default_rng(0)
-    X = rng.random((40, len(names)), dtype=np.float32)
-    y = (X[:, 0] > 0.5).astype(int)
-    booster = xgb.train({"objective": "binary:logistic", "max_depth": 2, "nthread": 1},
+    X = rng.random((70, len(names)), dtype=np.float32)
+    y = (X[:, 0] * len(PAGE_CLASSES)).astype(int)
+    booster = xgb.train({"objective": "multi:softprob", "num_class": len(PAGE_CLASSES),
+                         "max_depth": 2, "nthread": 1},
                         xgb.DMatrix(X, label=y, feature_names=names), num_boost_round=3)
+    booster.set_attr(newscrawl_page_classes=classes)
     if version is not None:
         booster.set_attr(newscrawl_page_feature_version=version)
     if threshold is not None:
@@ -245,8 +251,18 @@ def test_model_with_the_codes_features_loads_and_predicts(tmp_path) -> None:
     loaded = PageModel.load(path)
     X = np.random.default_rng(1).random((5, len(PAGE_FEATURE_NAMES)), dtype=np.float32)
     assert loaded.threshold == 0.5
-    np.testing.assert_allclose(loaded.probability(X), booster.predict(
-        xgb.DMatrix(X, feature_names=list(PAGE_FEATURE_NAMES))), rtol=1e-6)
+    softmax = booster.predict(xgb.DMatrix(X, feature_names=list(PAGE_FEATURE_NAMES)))
+    article = PAGE_CLASSES.index("article")
+    np.testing.assert_allclose(loaded.probability(X), softmax[:, article], rtol=1e-6)
+    assert not np.allclose(softmax[:, article], softmax[:, article + 1])
+
+
+def test_model_of_other_page_classes_refuses_to_load(tmp_path) -> None:
+    path = tmp_path / "pages.ubj"
+    _booster(list(PAGE_FEATURE_NAMES), classes=" ".join(reversed(PAGE_CLASSES))).save_model(
+        str(path))
+    with pytest.raises(ModelMismatch, match="page classes"):
+        PageModel.load(path)
 
 
 def test_model_with_reordered_features_refuses_to_load(tmp_path) -> None:
@@ -312,34 +328,52 @@ def test_article_decision_is_the_classifiers_unless_the_site_rules_out(extractor
 
 
 def test_page_words_score_distinct_words_without_digits_or_case(tmp_path) -> None:
-    words = PageWords(-0.5, {"reply": -1.0, "joined": -0.75, "published": 0.5})
-    assert words.score("Reply reply REPLY\nJoined 2019") == pytest.approx(-2.25)
-    assert words.score("Published 12 May; 2024 posts") == pytest.approx(0.0)
-    assert words.score("") == pytest.approx(-0.5)
+    zeros = (0.0,) * (len(PAGE_CLASSES) - 2)
+    words = PageWords((-0.5, 0.25, *zeros),
+                      {"reply": (-1.0, 1.0, *zeros), "joined": (-0.75, 0.0, *zeros),
+                       "published": (0.5, -0.5, *zeros)})
+    assert words.score("Reply reply REPLY\nJoined 2019")[:2] == pytest.approx((-2.25, 1.25))
+    assert words.score("Published 12 May; 2024 posts")[:2] == pytest.approx((0.0, -0.25))
+    assert words.score("")[:2] == pytest.approx((-0.5, 0.25))
     # A huge page is read only so far: its words past the limit do not count.
-    assert words.score("x " * WORDS_TEXT_CHARS + "reply") == pytest.approx(-0.5)
+    assert words.score("x " * WORDS_TEXT_CHARS + "reply")[:2] == pytest.approx((-0.5, 0.25))
+    assert words.score("reply") is not words.score("reply")  # the intercepts stay unchanged
+    assert words.score("")[:2] == pytest.approx((-0.5, 0.25))
     words.save(tmp_path / "w.json", newscrawl_model_name="w")
     assert PageWords.load(tmp_path / "w.json") == words
     (tmp_path / "x.json").write_text('{"weights": {}}')
     with pytest.raises(ModelMismatch, match="page-words"):
         PageWords.load(tmp_path / "x.json")
+    data = json.loads((tmp_path / "w.json").read_text())
+    data["classes"] = ["article", "other"]
+    (tmp_path / "y.json").write_text(json.dumps(data))
+    with pytest.raises(ModelMismatch, match="classes"):
+        PageWords.load(tmp_path / "y.json")
 
 
 def test_shipped_page_words_tell_a_forums_furniture_from_a_news_sites(extractor,
                                                                       model) -> None:
     """The words regression the shipped classifier reads: a thread's furniture counts
-    against an article, a newspaper's for it; the decision's row carries its score."""
-    assert model.words is not None and model.words.weights
-    forum = "Forum index\nReply\nQuote\nJoined\nPosts\nRegister\nCommunity\nThread tools"
+    for a forum against an article, a newspaper's the other way; the decision's row carries
+    its scores."""
+    assert model.words is not None and model.words.index
+    article, forum = PAGE_CLASSES.index("article"), PAGE_CLASSES.index("forum")
+
+    def article_over_forum(text: str) -> float:
+        scores = model.words.score(text)
+        return float(scores[article] - scores[forum])
+
+    thread = "Forum index\nReply\nQuote\nJoined\nPosts\nRegister\nCommunity\nThread tools"
     news = "News\nPublished\nShare this article\nNewsletter\nCopyright"
-    assert model.words.score(forum) < model.words.intercept < model.words.score(news)
+    assert article_over_forum(thread) < article_over_forum("") < article_over_forum(news)
     art = extractor.extract(_page("Ferry terminal to close", _story(
         "Ferry terminal to close", SENTENCES, 7)).encode(),
         "https://www.example.com/2019/11/18/ferry-terminal-close")
+    columns = slice(PAGE_FEATURE_NAMES.index("page_words_article"),
+                    PAGE_FEATURE_NAMES.index("page_words_article") + len(PAGE_CLASSES))
     row = article_features(art, words=model.words)
-    assert row[PAGE_FEATURE_NAMES.index("page_words")] == pytest.approx(
-        model.words.score(art.signals.page_text), rel=1e-6)
-    assert np.isnan(article_features(art)[PAGE_FEATURE_NAMES.index("page_words")])
+    assert row[columns] == pytest.approx(model.words.score(art.signals.page_text), rel=1e-6)
+    assert np.isnan(article_features(art)[columns]).all()
 
 
 def test_spider_orders_page_requests_by_what_the_url_says() -> None:

@@ -3,7 +3,7 @@ model say.
 
 Every single signal is wrong on some real sites (CNN's articles end in ``/index.html``, a
 Korean paper's in ``news_view.html?idx=8576&page=1``, many CMSs declare ``og:type website``
-on every page), so no signal decides alone: an XGBoost model of 80 shallow trees weighs
+on every page), so no signal decides alone: an XGBoost model of shallow trees weighs
 
 - the URL's shape and tokens (``url_*``): depth, slug words, digit runs, extension, query
   keys, and the words of short path segments and query keys hashed into buckets, so what
@@ -19,7 +19,13 @@ on every page), so no signal decides alone: an XGBoost model of 80 shallow trees
   replies and repeats author properties; documentation has code and a deep tree of
   navigation links; a service or product page has forms, buttons, prices, many subheadings
   and a Product, Offer or FAQ type; a listing repeats similar linked blocks, ``<article>``
-  elements, dates and images.
+  elements, dates and images;
+- which words the page shows (``page_words_*``, a regression per page class).
+
+The trees learn every page class WCXB types (``PAGE_CLASSES``), not article against the rest:
+a forum and a price list are not-articles for different reasons, and out of fold the
+softmax over seven classes ranked articles better than one logistic output did
+(models/pages-audit.md). P(article) is the article class's probability.
 
 The feature list is defined once here, stored in the model file and checked when it loads,
 as the node model's is. ``newscrawl train-pages`` builds the model (models/pages-v1.md).
@@ -53,7 +59,11 @@ from .xgboost_lean import import_xgboost
 
 xgb = import_xgboost()
 
-PAGE_FEATURE_VERSION = 3
+PAGE_FEATURE_VERSION = 4
+PAGE_CLASSES = ("article", "collection", "documentation", "forum", "listing", "product",
+                "service")
+"""What the page classifier tells apart: WCXB's seven page types. A news site's section, tag,
+author, archive and search pages are listings."""
 DEFAULT_PAGE_MODEL = shipped_file("pages-v1.ubj")
 
 URL_BUCKETS = 32
@@ -124,7 +134,8 @@ def _names() -> tuple[str, ...]:
              "headline_kept", "headline_on_page", "kept_list_share", "kept_table_share",
              "kept_pre_share", "kept_comment_share", "kept_review_share",
              "kept_article_share")
-    return url + declared + via + text + nodes + MARKUP_FEATURES + ("page_words",)
+    words = tuple(f"page_words_{k}" for k in PAGE_CLASSES)
+    return url + declared + via + text + nodes + MARKUP_FEATURES + words
 
 
 PAGE_FEATURE_NAMES: tuple[str, ...] = _names()
@@ -414,9 +425,9 @@ def page_features(*, url: str | None, text: str, page_type: str | None = None,
                   description: str | None = None, section: str | None = None,
                   image: str | None = None, tags: Sequence[str] = (),
                   signals: PageSignals | None = None, found_via: str | None = None,
-                  words_score: float = math.nan) -> np.ndarray:
+                  words_scores: np.ndarray | None = None) -> np.ndarray:
     """One float32 row over ``PAGE_FEATURE_NAMES``; ``found_via`` None when unknown,
-    ``words_score`` NaN when no ``PageWords`` scored the page."""
+    ``words_scores`` (``PageWords.score``) None when no regression scored the page."""
     row = np.zeros(len(PAGE_FEATURE_NAMES), dtype=np.float32)
     c = _COL
     url_features(url, row)
@@ -472,7 +483,8 @@ def page_features(*, url: str | None, text: str, page_type: str | None = None,
     row[c["kept_article_share"]] = s.kept_article_share
     start = c[MARKUP_FEATURES[0]]
     row[start:start + len(MARKUP_FEATURES)] = s.markup or np.nan
-    row[c["page_words"]] = words_score
+    start = c["page_words_article"]
+    row[start:start + len(PAGE_CLASSES)] = np.nan if words_scores is None else words_scores
     return row
 
 
@@ -484,7 +496,7 @@ def article_features(article: object, found_via: str | None = None,
         published=article.published, modified=article.modified, authors=article.authors,
         description=article.description, section=article.section, image=article.image,
         tags=article.tags, signals=article.signals, found_via=found_via,
-        words_score=words.score(article.signals.page_text) if words is not None else math.nan)
+        words_scores=words.score(article.signals.page_text) if words is not None else None)
 
 
 WORDS_TEXT_CHARS = 100_000
@@ -499,40 +511,61 @@ def words_of(text: str) -> set[str]:
     return set(_LETTERS.findall(text[:WORDS_TEXT_CHARS].lower()))
 
 
-@dataclass(frozen=True)
 class PageWords:
-    """A logistic regression over which words a page shows, anywhere on it: its score is one
-    column of the page classifier (``page_words``).
+    """A multinomial logistic regression over which words a page shows, anywhere on it: its
+    log-odds of each page class are columns of the page classifier (``page_words_*``).
 
     Forums, shops, manuals and service pages write prose much like a story's; their
     furniture ("reply", "joined", "cart", "parameters") tells them apart where the node
     model's view of the page does not. Only words seen on several training sites are kept
     (``train-pages``), so a site's own names carry no weight; words it never saw, as in
-    most languages besides English, add nothing, and the column is the intercept.
+    most languages besides English, add nothing, and the columns are the intercepts.
     """
 
-    intercept: float
-    weights: dict[str, float]
+    def __init__(self, intercepts: Sequence[float], weights: dict[str, Sequence[float]]):
+        self.intercepts = np.asarray(intercepts, dtype=np.float64)
+        """One per class of ``PAGE_CLASSES``."""
+        words = sorted(weights)
+        self.index = {word: k for k, word in enumerate(words)}
+        self.matrix = np.array([weights[w] for w in words], dtype=np.float64).reshape(
+            len(words), len(self.intercepts))
 
-    def score(self, text: str) -> float:
-        """The regression's log-odds for a page's text (``PageSignals.page_text``)."""
+    def score(self, text: str) -> np.ndarray:
+        """The regression's log-odds per class for a page's text (``PageSignals.page_text``)."""
         return self.score_words(words_of(text))
 
-    def score_words(self, words: AbstractSet[str]) -> float:
-        weights = self.weights
-        return self.intercept + sum(map(weights.__getitem__, weights.keys() & words))
+    def score_words(self, words: AbstractSet[str]) -> np.ndarray:
+        index = self.index
+        rows = [index[w] for w in index.keys() & words]
+        return self.intercepts + self.matrix[rows].sum(axis=0)
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, PageWords) and self.index == other.index
+                and np.array_equal(self.intercepts, other.intercepts)
+                and np.array_equal(self.matrix, other.matrix))
+
+    __hash__ = None  # type: ignore[assignment]
 
     def save(self, path: Path, **attrs: str) -> None:
-        path.write_text(json.dumps({"format": "newscrawl-page-words-1", **attrs,
-                                    "intercept": self.intercept, "weights": self.weights},
+        weights = dict(zip(self.index, self.matrix.tolist(), strict=True))
+        path.write_text(json.dumps({"format": _WORDS_FORMAT, **attrs,
+                                    "classes": list(PAGE_CLASSES),
+                                    "intercepts": self.intercepts.tolist(),
+                                    "weights": weights},
                                    ensure_ascii=False, sort_keys=True), "utf-8")
 
     @classmethod
     def load(cls, path: Path) -> PageWords:
         data = json.loads(path.read_text("utf-8"))
-        if data.get("format") != "newscrawl-page-words-1":
-            raise ModelMismatch(f"{path}: not a page-words file")
-        return cls(float(data["intercept"]), {w: float(v) for w, v in data["weights"].items()})
+        if data.get("format") != _WORDS_FORMAT:
+            raise ModelMismatch(f"{path}: not a page-words file of format {_WORDS_FORMAT}")
+        if tuple(data["classes"]) != PAGE_CLASSES:
+            raise ModelMismatch(f"{path}: classes {data['classes']}, the code's are "
+                                f"{list(PAGE_CLASSES)}")
+        return cls(data["intercepts"], data["weights"])
+
+
+_WORDS_FORMAT = "newscrawl-page-words-2"
 
 
 @dataclass(frozen=True, slots=True)
@@ -583,7 +616,7 @@ class PageModel:
 
     def probability(self, X: np.ndarray) -> np.ndarray:
         """P(article) per row of ``page_features``."""
-        return self._predict(np.atleast_2d(X).astype(np.float32))
+        return self._predict(np.atleast_2d(X).astype(np.float32))[:, _ARTICLE_CLASS]
 
     def decide(self, article: object, found_via: str | None = None) -> PageKind:
         """Whether an extraction result is an article: the one call the crawl, ``newscrawl
@@ -601,6 +634,9 @@ class PageModel:
         return float(self._predict_url(row[None, :len(URL_FEATURE_NAMES)])[0])
 
 
+_ARTICLE_CLASS = PAGE_CLASSES.index("article")
+
+
 def _load(path: Path, names: tuple[str, ...]) -> xgb.Booster:
     if not path.is_file():
         raise FileNotFoundError(
@@ -608,6 +644,10 @@ def _load(path: Path, names: tuple[str, ...]) -> xgb.Booster:
     booster = xgb.Booster()
     booster.load_model(str(path))
     check_page_features(booster, path, names)
+    classes = booster.attr("newscrawl_page_classes")
+    if names == PAGE_FEATURE_NAMES and classes != " ".join(PAGE_CLASSES):
+        raise ModelMismatch(f"{path}: page classes {classes!r}, the code's are "
+                            f"{' '.join(PAGE_CLASSES)!r}")
     booster.set_param({"nthread": 1})
     return booster
 

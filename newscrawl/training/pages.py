@@ -29,6 +29,7 @@ import numpy as np
 from ..evaluation.datasets import load_pages
 from ..extraction import Article, Extractor
 from ..extraction.pagekind import (
+    PAGE_CLASSES,
     PAGE_FEATURE_NAMES,
     PAGE_FEATURE_VERSION,
     URL_BUCKETS,
@@ -40,10 +41,16 @@ from ..extraction.pagekind import (
 )
 from .listings import SEED, Story, generate_pages
 
-PARAMS = {"objective": "binary:logistic", "eval_metric": "logloss", "max_depth": 3,
-          "eta": 0.1, "subsample": 0.9, "colsample_bytree": 0.8, "min_child_weight": 2,
-          "lambda": 2.0, "seed": 0, "nthread": 1}
+PARAMS = {"objective": "multi:softprob", "num_class": len(PAGE_CLASSES),
+          "eval_metric": "mlogloss", "max_depth": 3, "eta": 0.1, "subsample": 0.9,
+          "colsample_bytree": 0.8, "min_child_weight": 2, "lambda": 2.0, "seed": 0,
+          "nthread": 1}
+URL_PARAMS = {**{k: v for k, v in PARAMS.items() if k != "num_class"},
+              "objective": "binary:logistic", "eval_metric": "logloss"}
+"""The URL model only orders requests: article or not is all it needs to say."""
 ROUNDS = 160
+"""Rounds of each class's trees: 100 and 250 rounds, depth 2, 4, eta 0.05 were noise out of
+fold (three seeds; models/pages-audit.md)."""
 NEWS_WEIGHT = 3.0
 """Training weight of a page from a set that names its publisher (fundus-dev): a news article
 by construction, where a WCXB "article" may be a landing page (models/pages-audit.md). Out of
@@ -56,7 +63,19 @@ the column's figures."""
 PAGE_WORDS_MIN_SITES = 5
 """A word weighs only when pages of this many training sites show it: a site's own names
 (its brand, its menu) would tell the classifier that site, not the kind of page."""
-_WORDS_COL = PAGE_FEATURE_NAMES.index("page_words")
+_WORDS_COLS = slice(PAGE_FEATURE_NAMES.index("page_words_article"),
+                    PAGE_FEATURE_NAMES.index("page_words_article") + len(PAGE_CLASSES))
+_LISTING_KINDS = frozenset({"archive", "author", "front", "search", "section", "tag"})
+
+
+def page_class(kind: str, is_article: int) -> int:
+    """The index in ``PAGE_CLASSES`` a training page is learnt as: fundus-dev's pages are
+    articles, the generated news-site pages (and any untyped page) listings."""
+    if is_article:
+        return 0
+    if kind in PAGE_CLASSES:
+        return PAGE_CLASSES.index(kind)
+    return PAGE_CLASSES.index("listing")
 RECALL_TARGET = 0.98
 PRECISION_TARGET = 0.95
 WCXB_CREDIT = ('M. Foley, "WCXB: A Multi-Type Web Content Extraction Benchmark", 2026 '
@@ -182,38 +201,46 @@ def choose_threshold(p: np.ndarray, y: np.ndarray, listings: np.ndarray | None =
     return float(p[order][int(np.argmax(f2))])
 
 
-def fit(X: np.ndarray, y: np.ndarray, weight: np.ndarray,
+def fit(X: np.ndarray, labels: np.ndarray, weight: np.ndarray,
         names: tuple[str, ...] = PAGE_FEATURE_NAMES):
+    """The page classifier over ``labels`` (``page_class`` indices); over the URL columns
+    alone (``names``), the URL model over article (1) or not (0)."""
     import xgboost as xgb
 
-    dtrain = xgb.DMatrix(X, label=y, weight=weight, feature_names=list(names), missing=np.nan)
-    return xgb.train(PARAMS, dtrain, num_boost_round=ROUNDS)
+    params = PARAMS if names == PAGE_FEATURE_NAMES else URL_PARAMS
+    dtrain = xgb.DMatrix(X, label=labels, weight=weight, feature_names=list(names),
+                         missing=np.nan)
+    return xgb.train(params, dtrain, num_boost_round=ROUNDS)
 
 
 def predict(booster, X: np.ndarray, names: tuple[str, ...] = PAGE_FEATURE_NAMES) -> np.ndarray:
+    """P(article) per row."""
     import xgboost as xgb
 
-    return booster.predict(xgb.DMatrix(X, feature_names=list(names), missing=np.nan))
+    p = booster.predict(xgb.DMatrix(X, feature_names=list(names), missing=np.nan))
+    return p[:, 0] if p.ndim == 2 else p
 
 
-def out_of_fold(X: np.ndarray, y: np.ndarray, weight: np.ndarray, splits: list,
+def out_of_fold(X: np.ndarray, labels: np.ndarray, weight: np.ndarray, splits: list,
                 names: tuple[str, ...] = PAGE_FEATURE_NAMES,
                 columns: list[np.ndarray] | None = None) -> np.ndarray:
-    """``columns``, per fold, the ``page_words`` column that fold's rows get."""
-    oof = np.zeros(len(y))
+    """P(article) out of fold; ``columns``, per fold, the ``page_words_*`` columns that
+    fold's rows get."""
+    oof = np.zeros(len(labels))
     for k, (train, test) in enumerate(splits):
         Xk = X
         if columns is not None:
             Xk = X.copy()
-            Xk[:, _WORDS_COL] = columns[k]
-        oof[test] = predict(fit(Xk[train], y[train], weight[train], names), Xk[test], names)
+            Xk[:, _WORDS_COLS] = columns[k]
+        oof[test] = predict(fit(Xk[train], labels[train], weight[train], names), Xk[test],
+                            names)
     return oof
 
 
-def fit_page_words(words: list[set[str]], y: np.ndarray, weight: np.ndarray,
+def fit_page_words(words: list[set[str]], labels: np.ndarray, weight: np.ndarray,
                    groups: np.ndarray, rows: np.ndarray) -> PageWords:
     """The page-words regression on ``rows``: presence of each word shown on pages of
-    ``PAGE_WORDS_MIN_SITES`` sites or more."""
+    ``PAGE_WORDS_MIN_SITES`` sites or more, against the page's class (``page_class``)."""
     import scipy.sparse as sp
     from sklearn.linear_model import LogisticRegression
 
@@ -222,10 +249,11 @@ def fit_page_words(words: list[set[str]], y: np.ndarray, weight: np.ndarray,
         for word in words[i]:
             sites.setdefault(word, set()).add(groups[i])
     vocab = sorted(w for w, s in sites.items() if len(s) >= PAGE_WORDS_MIN_SITES)
-    if not vocab or len(set(y[rows].tolist())) < 2:  # too few sites to learn a word from
-        share = np.clip(np.average(y[rows], weights=weight[rows]) if len(rows) else 0.5,
-                        1e-3, 1 - 1e-3)
-        return PageWords(float(np.log(share / (1 - share))), {})
+    present = sorted(set(labels[rows].tolist()))
+    shares = np.bincount(labels[rows], weights=weight[rows], minlength=len(PAGE_CLASSES))
+    prior = np.log(np.clip(shares / max(shares.sum(), 1e-9), 1e-3, None))
+    if not vocab or len(present) < 2:  # too few sites or classes to learn a word from
+        return PageWords(tuple(map(float, prior)), {})
     index = {w: k for k, w in enumerate(vocab)}
     indices: list[int] = []
     indptr = [0]
@@ -234,16 +262,24 @@ def fit_page_words(words: list[set[str]], y: np.ndarray, weight: np.ndarray,
         indptr.append(len(indices))
     A = sp.csr_matrix((np.ones(len(indices)), indices, indptr), shape=(len(rows), len(vocab)))
     model = LogisticRegression(C=PAGE_WORDS_C, max_iter=2000).fit(
-        A, y[rows], sample_weight=weight[rows])
-    return PageWords(float(model.intercept_[0]),
-                     {w: round(float(c), 5) for w, c in zip(vocab, model.coef_[0], strict=True)
-                      if abs(c) >= 1e-5})
+        A, labels[rows], sample_weight=weight[rows])
+    coef = np.zeros((len(vocab), len(PAGE_CLASSES)))
+    intercepts = prior - 10.0  # a class no training page has: never the likeliest
+    if len(present) == 2:  # sklearn fits one column, the log-odds of the second class
+        coef[:, present[1]] = model.coef_[0]
+        intercepts[present] = (0.0, float(model.intercept_[0]))
+    else:
+        coef[:, present] = model.coef_.T
+        intercepts[present] = model.intercept_
+    return PageWords(tuple(round(float(b), 5) for b in intercepts),
+                     {w: tuple(round(float(c), 5) for c in row)
+                      for w, row in zip(vocab, coef, strict=True) if np.abs(row).max() >= 1e-5})
 
 
-def page_words_columns(words: list[set[str]], y: np.ndarray, weight: np.ndarray,
+def page_words_columns(words: list[set[str]], labels: np.ndarray, weight: np.ndarray,
                        groups: np.ndarray, splits: list, real: np.ndarray
                        ) -> tuple[list[np.ndarray], np.ndarray]:
-    """Per outer fold, the ``page_words`` column as that fold's classifier sees it: its test
+    """Per outer fold, the ``page_words_*`` columns as that fold's classifier sees them: its test
     rows scored by a regression on its training rows, its training rows out of fold within
     them, so the trees learn how far to trust scores like those an unseen site gets. Also
     the column for the final fit: every row scored by the fold that left it out. The
@@ -255,14 +291,14 @@ def page_words_columns(words: list[set[str]], y: np.ndarray, weight: np.ndarray,
         return np.array([pw.score_words(words[i]) for i in rows.tolist()])
 
     def fitted(rows: np.ndarray) -> PageWords:
-        return fit_page_words(words, y, weight, groups, rows[real[rows]])
+        return fit_page_words(words, labels, weight, groups, rows[real[rows]])
 
     per_fold: list[np.ndarray] = []
-    final = np.zeros(len(y))
+    final = np.zeros((len(labels), len(PAGE_CLASSES)))
     for train, test in splits:
-        column = np.zeros(len(y))
+        column = np.zeros_like(final)
         column[test] = final[test] = score(fitted(train), test)
-        inner = GroupKFold(n_splits=len(splits)).split(train, y[train], groups[train])
+        inner = GroupKFold(n_splits=len(splits)).split(train, labels[train], groups[train])
         for fit_rows, held in inner:
             column[train[held]] = score(fitted(train[fit_rows]), train[held])
         per_fold.append(column.astype(np.float32))
@@ -286,21 +322,22 @@ def run(args: argparse.Namespace) -> int:
     source = np.asarray(rows.source)
     kinds = np.asarray(rows.kind)
     weight = np.asarray(rows.weight)
+    labels = np.array([page_class(k, a) for k, a in zip(kinds, y, strict=True)])
     t_extract = time.perf_counter() - t_start
 
     splits = list(GroupKFold(n_splits=args.folds).split(X, y, groups))
     real = source != "generated"
     words = [words_of(a.signals.page_text) for a in rows.articles]
-    columns, X[:, _WORDS_COL] = page_words_columns(words, y, weight, groups, splits, real)
-    oof = out_of_fold(X, y, weight, splits, columns=columns)
+    columns, X[:, _WORDS_COLS] = page_words_columns(words, labels, weight, groups, splits, real)
+    oof = out_of_fold(X, labels, weight, splits, columns=columns)
     X_url = X[:, :len(URL_FEATURE_NAMES)]
     oof_url = out_of_fold(X_url, y, weight, splits, URL_FEATURE_NAMES)
     threshold = choose_threshold(oof[real], y[real], oof[~real])
 
     t0 = time.perf_counter()
-    booster = fit(X, y, weight)
+    booster = fit(X, labels, weight)
     url_booster = fit(X_url, y, weight, URL_FEATURE_NAMES)
-    page_words = fit_page_words(words, y, weight, groups, np.flatnonzero(real))
+    page_words = fit_page_words(words, labels, weight, groups, np.flatnonzero(real))
     fit_seconds = time.perf_counter() - t0
 
     figures = report(oof, y, source, kinds, real, threshold, args.folds, splits)
@@ -332,7 +369,8 @@ def run(args: argparse.Namespace) -> int:
     words_out = out.with_name(out.stem + ".words.json")
     page_words.save(words_out, newscrawl_model_name=out.stem, train_data_sha256=data_sha)
     booster.set_attr(**attrs, newscrawl_url_model=url_out.name,
-                     newscrawl_words_model=words_out.name)
+                     newscrawl_words_model=words_out.name,
+                     newscrawl_page_classes=" ".join(PAGE_CLASSES))
     booster.save_model(str(out))
     seconds = time.perf_counter() - t_start
     card = model_card(args, rows, y, source, kinds, data_sha, threshold, figures, worst,
@@ -449,25 +487,33 @@ def model_card(args, rows: PageRows, y, source, kinds, data_sha: str, threshold:
         "",
         "Page classifier of newscrawl: is an extracted page a news article or something else "
         "(a section front, tag, author or search page, a product, a forum thread, docs ...)? "
-        f"XGBoost, {ROUNDS} trees of depth {PARAMS['max_depth']}, over "
+        f"XGBoost, {ROUNDS} rounds of trees of depth {PARAMS['max_depth']}, one tree a "
+        f"round for each of {len(PAGE_CLASSES)} page classes ({', '.join(PAGE_CLASSES)}: "
+        "WCXB's types, a news site's section, tag and author pages among the listings), over "
         f"{len(PAGE_FEATURE_NAMES)} page features (`newscrawl/extraction/pagekind.py`, "
         f"feature version {PAGE_FEATURE_VERSION}; the ordered names are stored in the file and "
         "checked when it loads). One call a page, after extraction: the crawl's pipeline and "
         "`newscrawl extract --articles` call `PageModel.decide`, over the same "
         "`article_features` this command trains and cross-validates on. A page is an article "
-        f"when P(article) ≥ the threshold stored in the file, {threshold:.3f}.",
+        f"when P(article), the article class's share of the softmax, ≥ the threshold stored "
+        f"in the file, {threshold:.3f}. Seven classes rather than article or not: a forum "
+        "thread and a price list are not articles for different reasons, and out of fold the "
+        "softmax ranked articles better than one logistic output (models/pages-audit.md).",
         "",
         f"`{out.stem}.url.ubj`, named in the model file, is the same learner over the "
-        f"{len(URL_FEATURE_NAMES)} `url_*` columns alone: the spider gives a page request its "
-        "score as Scrapy priority, so likely articles are fetched first; it never drops one.",
+        f"{len(URL_FEATURE_NAMES)} `url_*` columns alone, article or not: the spider gives a "
+        "page request its score as Scrapy priority, so likely articles are fetched first; it "
+        "never drops one.",
         "",
-        f"`{out.stem}.words.json`, also named in the model file, is a logistic regression "
+        f"`{out.stem}.words.json`, also named in the model file, is a multinomial logistic "
+        "regression "
         "(C " f"{PAGE_WORDS_C:g}) over which words a page shows anywhere, kept or not "
         "(letters only, lower-cased; a forum's \"reply\" and \"joined\", a shop's \"cart\"), "
         f"for words that pages of at least {PAGE_WORDS_MIN_SITES} training sites show, "
         "learnt from the labelled pages only (the generated ones would teach it the "
-        "generator's words). Its log-odds are the `page_words` column. Out of fold, each "
-        "fold's trees read the column as the fold's own regressions give it, nested inside "
+        "generator's words). Its log-odds of each class are the `page_words_*` columns. Out "
+        "of fold, each fold's trees read the columns as the fold's own regressions give them, "
+        "nested inside "
         "its training pages, so they learn how far to trust it on sites it never saw.",
         "",
         "## Rebuild",
@@ -509,7 +555,7 @@ def model_card(args, rows: PageRows, y, source, kinds, data_sha: str, threshold:
         "",
         "## Parameters",
         "",
-        f"`{PARAMS}`, {ROUNDS} rounds.",
+        f"`{PARAMS}`, {ROUNDS} rounds; the URL model the same as `binary:logistic`.",
         "",
         "## Cross-validated scores",
         "",
