@@ -250,15 +250,18 @@ def test_posts_served_in_noscript_are_kept_and_small_noscripts_dropped(
     assert "Enable JavaScript" not in text and "Log in" not in text
 
 
+@pytest.mark.parametrize("as_text", [False, True], ids=["utf8-bytes", "str"])
 @pytest.mark.parametrize("swap", ['<script>$RC("B:0","S:0")</script>', ""])
-def test_react_streamed_segments_are_read_in_place(extractor: Extractor, swap: str) -> None:
+def test_react_streamed_segments_are_read_in_place(extractor: Extractor, swap: str,
+                                                   as_text: bool) -> None:
     # React 18 streaming SSR: the finished content arrives hidden at the end of the body and a
-    # script (or, minified, only the shared number) says which boundary it fills.
+    # script (or, minified, only the shared number) says which boundary it fills. UTF-8 bytes
+    # are searched for it as bytes, a str as text.
     page = (f"<html><body><header><p>Site header line</p></header><!--$?-->"
             f"<template id=\"B:0\"></template><!--/$--><footer><p>Footer line</p></footer>"
             f"<div hidden id=\"S:0\"><article><p>{EN}</p></article></div>{swap}"
-            f"</body></html>").encode()
-    text = extractor.extract(page, "http://example.test/a").text
+            f"</body></html>")
+    text = extractor.extract(page if as_text else page.encode(), "http://example.test/a").text
     assert EN in text
     assert text.index("Site header line") < text.index(EN) < text.index("Footer line")
 

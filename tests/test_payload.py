@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from newscrawl import extract
 
 PARAGRAPHS = [
@@ -40,8 +42,11 @@ def flight_page(body: str = SPINNER) -> bytes:
             f"{push(flight[:half])}{push(flight[half:])}</body></html>").encode()
 
 
-def test_an_article_only_in_the_rsc_payload_is_extracted() -> None:
-    article = extract(flight_page(), url=URL)
+@pytest.mark.parametrize("as_text", [False, True], ids=["utf8-bytes", "str"])
+def test_an_article_only_in_the_rsc_payload_is_extracted(as_text: bool) -> None:
+    # Bytes that decode as UTF-8 are searched as bytes; a str (or another codec) as text.
+    page = flight_page()
+    article = extract(page.decode() if as_text else page, url=URL)
     assert article.reason is None
     assert all(p in article.text for p in PARAGRAPHS)
 

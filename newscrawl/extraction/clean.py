@@ -49,6 +49,7 @@ code 6 %); walking every inline tag would cost twice as much."""
 _SEGMENTS = etree.XPath("//div[@hidden][starts-with(@id, 'S:')]")
 _SWAP_SCRIPTS = etree.XPath("//script[contains(., '$RC(') or contains(., '$RS(')]/text()")
 _SEGMENT_MARK = re.compile(r"""hidden id=["']?S:""")
+_SEGMENT_MARK_BYTES = re.compile(_SEGMENT_MARK.pattern.encode())
 _SWAP_CALL = re.compile(r"""\$R([CS])\(\s*["']([^"']{1,40})["']\s*,\s*["']([^"']{1,40})["']""")
 
 
@@ -212,10 +213,13 @@ def _has_text(el: etree._Element, chars: int) -> bool:
     return False
 
 
-def streams_segments(text: str) -> bool:
-    """Whether the page text carries React streaming segments: a substring test (~20 µs on
-    a median page) spares the other 98 % of pages the tree-wide XPath (~0.2 ms)."""
-    return "hidden id=" in text and _SEGMENT_MARK.search(text) is not None
+def streams_segments(page: str | bytes) -> bool:
+    """Whether the page's text, or its UTF-8 bytes, carry React streaming segments: a
+    substring test (~0.18 ms on a median page's bytes, ~0.33 on its str) spares the other
+    98 % of pages the tree-wide XPath."""
+    if isinstance(page, bytes):
+        return b"hidden id=" in page and _SEGMENT_MARK_BYTES.search(page) is not None
+    return "hidden id=" in page and _SEGMENT_MARK.search(page) is not None
 
 
 def clean(root: etree._Element, streamed: bool = True

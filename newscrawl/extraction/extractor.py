@@ -75,23 +75,25 @@ def page_nodes(body: bytes | str, url: str | None = None, *, content_type: str |
         return page
     t1 = time.perf_counter()
     root = parse(text, utf8)
-    place_payload(root, text)
+    place_payload(root, text, utf8)
     t2 = time.perf_counter()
     page.meta = extract_metadata(root, url)
     if respell is not None:
         page.meta = respell(root, page.meta)
-    page.markup = markup_counts(root)
     t3 = time.perf_counter()
-    links = clean(root, streams_segments(text))
+    page.markup = markup_counts(root)
     t4 = time.perf_counter()
+    links = clean(root, streams_segments(text if utf8 is None else utf8))
+    t5 = time.perf_counter()
     page.timings_ms = {"decode": (t1 - t0) * 1e3, "parse": (t2 - t1) * 1e3,
-                       "metadata": (t3 - t2) * 1e3, "clean": (t4 - t3) * 1e3}
+                       "metadata": (t3 - t2) * 1e3, "markup": (t4 - t3) * 1e3,
+                       "clean": (t5 - t4) * 1e3}
     try:
         page.table = node_features(root, links, page.meta, max_nodes)
     except TooManyNodes:
         page.reason = "too_many_nodes"
         return page
-    page.timings_ms["features"] = (time.perf_counter() - t4) * 1e3
+    page.timings_ms["features"] = (time.perf_counter() - t5) * 1e3
     if not len(page.table):
         page.reason = "no_text"
     return page
