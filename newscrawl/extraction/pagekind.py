@@ -196,7 +196,7 @@ _COUNTED = ("input", "time", "ul", "ol", "script", "form", "button", "select", "
 def markup_counts(root: etree._Element) -> dict[str, float]:
     """The ``MARKUP_FEATURES`` read from the raw tree, before cleaning drops forms, scripts
     and navigation: one pass over the elements named, one climb from the links, one XPath
-    for microdata (~1 ms a page)."""
+    for microdata (p50 0.6 ms on WCXB dev: the ``markup`` stage of an Article's timings)."""
     types: list[str] = []
     authors = 0
     for value in _MICRODATA(root):
