@@ -94,3 +94,35 @@ def test_a_title_that_names_a_teaser_card_leaves_the_story_alone() -> None:
     story = np.array([t in FIRST for t in table.texts])
     keep = keep_nodes(table, np.where(story, 0.99, 0.01))
     assert [table.texts[i] for i in np.flatnonzero(keep)] == FIRST
+
+
+IMAGE = "https://cdn.news.example/images/2025/03/bridge-piers-1200x800.jpg"
+
+
+def address_page(printed: str, declared: str | None = "NewsArticle") -> bytes:
+    """A story whose template prints an address as a paragraph of its own, inside the
+    article (a share box, a print footer, an image credit)."""
+    ld = json.dumps({"@type": declared}) if declared else "{}"
+    first = "".join(f"<p>{p}</p>" for p in FIRST)
+    return f"""<html><head><title>{TITLE}</title><meta property="og:image" content="{IMAGE}">
+<link rel="canonical" href="{URL}?utm_source=feed">
+<script type="application/ld+json">{ld}</script></head>
+<body><article><h1>{TITLE}</h1>{first}<p>{printed}</p></article></body></html>""".encode()
+
+
+@pytest.mark.parametrize("printed", [
+    URL, URL.replace("https://", "http://www.") + "/", URL.removeprefix("https://"),
+    f"{URL}#comments", IMAGE, f"{IMAGE}?w=1200"])
+@pytest.mark.parametrize("declared", ["NewsArticle", None], ids=["story", "undeclared"])
+def test_the_pages_own_address_or_its_images_printed_as_text_is_not_its_text(
+        printed: str, declared: str | None) -> None:
+    assert flagged(address_page(printed, declared)) == [printed]
+
+
+@pytest.mark.parametrize("printed", [
+    "https://news.example/2025/03/05/bridge-works-begin",  # another page's address
+    f"Read the full inspection report at {URL}",  # prose that names it
+    "news.example",  # the site's name, not the page's address
+])
+def test_other_addresses_and_prose_naming_the_page_are_left(printed: str) -> None:
+    assert flagged(address_page(printed)) == []

@@ -89,7 +89,7 @@ def page_nodes(body: bytes | str, url: str | None = None, *, content_type: str |
                        "metadata": (t3 - t2) * 1e3, "markup": (t4 - t3) * 1e3,
                        "clean": (t5 - t4) * 1e3}
     try:
-        page.table = node_features(root, links, page.meta, max_nodes)
+        page.table = node_features(root, links, page.meta, max_nodes, url)
     except TooManyNodes:
         page.reason = "too_many_nodes"
         return page

@@ -11,6 +11,7 @@ and the full stops of other scripts (CJK, Devanagari, Burmese ...) count as sent
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
@@ -207,6 +208,10 @@ class NodeTable:
     """Per node (float32), levels up from its element to the outermost block inside an ``<a>``
     that wraps blocks, ``NO_ANCESTOR`` when none: a teaser card's heading and summary, whose
     link the link counts (keyed by the ``<a>``'s own block) cannot show."""
+    spells_address: np.ndarray
+    """Per node (bool), whether its whole text is the page's own address (as downloaded or
+    declared canonical) or its lead image's: a template's share or print box prints them as
+    text, and no article's text is its own URL."""
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -215,6 +220,25 @@ class NodeTable:
     def weights(self) -> np.ndarray:
         """Each node's non-space characters plus one: how much it counts in a page's text."""
         return node_chars(self.X) + 1.0
+
+
+_SCHEME = re.compile(r"^(?:https?:)?//(?:www\.)?|^www\.")
+
+
+def address_key(address: str) -> str:
+    """An address as a page may print it: lower-cased, without scheme, ``www.``, query,
+    fragment or final slash."""
+    key = _SCHEME.sub("", address.strip().lower(), count=1)
+    return key.split("#", 1)[0].split("?", 1)[0].rstrip("/")
+
+
+def _spelled_addresses(normed: list[str], addresses: Sequence[str | None]) -> np.ndarray:
+    own = {address_key(a) for a in addresses if a} - {""}
+    if not own:
+        return np.zeros(len(normed), dtype=bool)
+    # One token with a dot: the test spares the other nodes the key.
+    return np.fromiter((" " not in k and "." in k and address_key(k) in own for k in normed),
+                       dtype=bool, count=len(normed))
 
 
 def node_chars(X: np.ndarray) -> np.ndarray:
@@ -440,11 +464,11 @@ class TooManyNodes(ValueError):
 
 
 def node_features(root: etree._Element, links: dict, meta: Metadata | None = None,
-                  max_nodes: int | None = None) -> NodeTable:
+                  max_nodes: int | None = None, url: str | None = None) -> NodeTable:
     """Walk the cleaned tree once and compute every text node's row of ``FEATURE_NAMES``.
 
     ``links`` maps block elements to (link characters, link count), as counted by ``clean``
-    before the links were unwrapped.
+    before the links were unwrapped; ``url`` is the page's address.
     """
     meta = meta or Metadata()
     (tag_code, parent, depth, end, masks, texts, owner, tails, cont, link_at, keyed,
@@ -458,7 +482,7 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     if n == 0:
         empty = np.zeros(0, dtype=np.int64)
         return NodeTable(texts, X, empty, empty, empty, empty, empty, empty, [], empty,
-                         np.zeros(0, dtype=np.float32))
+                         np.zeros(0, dtype=np.float32), np.zeros(0, dtype=bool))
 
     tag_code_a = np.asarray(tag_code, dtype=np.int64)
     parent_a = np.asarray(parent, dtype=np.int64)
@@ -645,4 +669,5 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     return NodeTable(texts, X, owner_a, co, parent_a, end_a, depth_a,
                      np.asarray(keyed, dtype=np.int64), keys,
                      np.fromiter(map(hash, normed), dtype=np.int64, count=n),
-                     dist[:, len(GROUPS)].astype(np.float32))
+                     dist[:, len(GROUPS)].astype(np.float32),
+                     _spelled_addresses(normed, (url, meta.canonical_url, meta.image)))
