@@ -5,6 +5,9 @@ broke the old hand rules with are decided right (small pages written here, not c
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -440,3 +443,21 @@ def test_the_threshold_lets_no_generated_listing_in():
     assert bound in p and free in p
     # listings the curve's peak is above already change nothing
     assert choose_threshold(p, y, listings=np.array([free / 2])) == free
+
+
+_SUM_IN_SET_ORDER = """
+from newscrawl.extraction.pagekind import PAGE_CLASSES, PageWords
+big = [1e16] + [0.0] * (len(PAGE_CLASSES) - 1)
+words = {f"w{k}": [(-1) ** k * 1e16 if k % 3 else 1.0] + big[1:] for k in range(40)}
+print(PageWords([0.0] * len(PAGE_CLASSES), words).score_words(set(words)).tolist())
+"""
+
+
+def test_page_words_score_the_same_whatever_the_hash_seed() -> None:
+    """A set's order follows Python's hash seed; summed in that order, weights this far apart
+    give another float each run, and a rebuilt page classifier other splits and figures."""
+    outputs = {subprocess.run([sys.executable, "-c", _SUM_IN_SET_ORDER], check=True,
+                              capture_output=True, text=True,
+                              env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout
+               for seed in range(6)}
+    assert len(outputs) == 1, outputs

@@ -535,8 +535,10 @@ class PageWords:
         return self.score_words(words_of(text))
 
     def score_words(self, words: AbstractSet[str]) -> np.ndarray:
+        """Summed in the table's order: a set's order changes with Python's hash seed, and
+        so would the sum's last bits, the trees' splits on it and the figures of a rebuild."""
         index = self.index
-        rows = [index[w] for w in index.keys() & words]
+        rows = sorted(index[w] for w in index.keys() & words)
         return self.intercepts + self.matrix[rows].sum(axis=0)
 
     def __eq__(self, other: object) -> bool:

@@ -258,7 +258,7 @@ def fit_page_words(words: list[set[str]], labels: np.ndarray, weight: np.ndarray
     indices: list[int] = []
     indptr = [0]
     for i in rows.tolist():
-        indices.extend(index[w] for w in words[i] if w in index)
+        indices.extend(sorted(index[w] for w in words[i] if w in index))  # as score_words
         indptr.append(len(indices))
     A = sp.csr_matrix((np.ones(len(indices)), indices, indptr), shape=(len(rows), len(vocab)))
     model = LogisticRegression(C=PAGE_WORDS_C, max_iter=2000).fit(
