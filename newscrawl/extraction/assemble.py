@@ -64,10 +64,10 @@ def keep_nodes(table: NodeTable, proba: np.ndarray) -> np.ndarray:
     """The page's article: ``choose_nodes`` with the lean its declared type calls for, less
     the stories a story page appends below its own (``appended_stories``) and the page's own
     address or its image's printed as text (``NodeTable.spells_address``)."""
-    if not declares_story(table):
-        return choose_nodes(proba, table.weights, PRECISION_LEAN) & ~table.spells_address
-    keep = choose_nodes(proba, table.weights, STORY_LEAN) & ~table.spells_address
-    return keep & ~appended_stories(table, keep)
+    story = declares_story(table)
+    keep = (choose_nodes(proba, table.weights, STORY_LEAN if story else PRECISION_LEAN)
+            & ~table.spells_address)
+    return keep & ~appended_stories(table, keep) if story else keep
 
 
 _TAG, _ANC_ARTICLE, _MATCHES_TITLE = (FEATURE_NAMES.index(name) for name in (

@@ -75,7 +75,8 @@ def page_nodes(body: bytes | str, url: str | None = None, *, content_type: str |
         return page
     t1 = time.perf_counter()
     root = parse(text, utf8)
-    place_payload(root, text, utf8)
+    raw = text if utf8 is None else utf8  # bytes scan faster than a non-ASCII str
+    place_payload(root, text, raw)
     t2 = time.perf_counter()
     page.meta = extract_metadata(root, url)
     if respell is not None:
@@ -83,7 +84,7 @@ def page_nodes(body: bytes | str, url: str | None = None, *, content_type: str |
     t3 = time.perf_counter()
     page.markup = markup_counts(root)
     t4 = time.perf_counter()
-    links = clean(root, streams_segments(text if utf8 is None else utf8))
+    links = clean(root, streams_segments(raw))
     t5 = time.perf_counter()
     page.timings_ms = {"decode": (t1 - t0) * 1e3, "parse": (t2 - t1) * 1e3,
                        "metadata": (t3 - t2) * 1e3, "markup": (t4 - t3) * 1e3,
