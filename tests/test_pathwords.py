@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 from datautil import write_labelled_page
 
-from newscrawl.extraction import pathwords
 from newscrawl.extraction.extractor import page_nodes
 from newscrawl.extraction.pathwords import PathWords, owner_words
 
@@ -104,13 +103,19 @@ def test_training_the_word_table_does_not_depend_on_the_string_hash_seed(tmp_pat
     assert len(runs) == 1, runs
 
 
-def test_value_cache_is_bounded_and_holds_the_tables_rows() -> None:
-    """A crawl across many sites meets tens of thousands of class values: the cache empties
-    rather than grow with them, and keeps row numbers, not new copies of the words."""
-    words = PathWords(0.0, {"sidebar": [1, 2, 3, 4, 5], "note": [5, 4, 3, 2, 1]})
-    many = "".join(f"<p class='note v{k}'>x</p>" for k in range(pathwords._CACHE_MAX + 10))
-    words.score(page_nodes(f"<html><body>{many}</body></html>".encode(), None).table)
-    assert len(words._cache) > pathwords._CACHE_MAX
-    words.score(page_nodes(PAGE, "http://example.test/a").table)
-    assert len(words._cache) < 10
-    assert set(words._cache.values()) <= {(), (0,), (1,), (0, 1), (1, 0)}
+def test_shared_values_and_repeated_words_sum_like_the_pairs() -> None:
+    """Values that several elements share, that repeat a word ("menu menu-item") or hold no
+    known word at all: each element still gets each of its known words once."""
+    body = (b"<html><body><ul class='menu menu-item'>"
+            b"<li class='menu-item menu'>one item</li><li class='menu-item menu'>two items</li>"
+            b"<li class='zz yy'>three items</li><li id='x1'>four items</li></ul>"
+            b"<div class='menu-item menu'><p class='yy menu'>body text</p></div></body></html>")
+    table = page_nodes(body, "http://example.test/c").table
+    words = {"menu": [1, 2, 4, 8, 16], "item": [32, 64, 128, 256, 512], "x1": [0, 0, 0, 0, 1024]}
+    node_owner, pairs_of = owner_words(table, words)
+    expected = np.array([sum(words[w][b] for b, w in pairs) for pairs in pairs_of])
+    scores = PathWords(0.0, words).score(table)
+    np.testing.assert_array_equal(scores, expected[node_owner])
+    # "one item": menu and item at the element and anywhere, both again at the parent
+    assert scores[0] == 1 + 32 + 2 + 64 + 16 + 512
+    assert len(table) == 5

@@ -15,8 +15,8 @@ The model's word table ships beside the stage-1 file (``NAME.words.json``).
 from __future__ import annotations
 
 import json
-from collections.abc import Container, Hashable, Mapping
-from itertools import chain
+from collections.abc import Iterable, Mapping
+from itertools import chain, repeat
 from pathlib import Path
 
 import numpy as np
@@ -25,40 +25,52 @@ from .features import NodeTable, class_words
 
 BUCKETS = ("self", "parent", "grandparent", "above", "anywhere")
 FORMAT_VERSION = 1
-_CACHE_MAX = 16384
 
 
-def _known_words(table: NodeTable, known: Mapping[str, Hashable] | None,
-                 cache: dict[str, tuple] | None = None) -> dict[int, tuple]:
-    """Per element with a class or id, its distinct words, or with ``known`` what ``known``
-    maps each known word to (the rest left out).
+def _word_rows(table: NodeTable, row: Mapping[str, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Per element with a class or id, each distinct word of it that ``row`` knows, as
+    parallel arrays (element, row), in the table's element order and the value's word order.
 
-    Values repeat within a page ("menu-item menu-item-type-post") and across a site's pages,
-    so each distinct value is split once, and once per process with a ``cache``. The cache
-    holds ``known``'s own objects, not the split words, so an entry costs a tuple of shared
-    references: a crawl across many sites meets tens of thousands of values.
+    A page's values are split in a few calls over all of them (``class_words``) and looked up
+    in one ``map``; the rest is array work. Per value in Python, splitting and looking up its
+    words cost 0.46 ms of a median page (WCXB dev), most of the path-words column: a crawl
+    across many sites meets values no cache holds.
     """
-    cache = {} if cache is None else cache
-    if len(cache) > _CACHE_MAX:
-        cache.clear()
-    new = [v for v in dict.fromkeys(table.keys) if v not in cache]
-    for value, words in zip(new, class_words(new), strict=True):
-        if known is None:
-            cache[value] = tuple(dict.fromkeys(words))
-        else:
-            # map and dict.fromkeys loop in C, where a generator ran Python per word
-            found = dict.fromkeys(map(known.get, words))
-            found.pop(None, None)
-            cache[value] = tuple(found)
-    return {e: ws for e, ws in zip(table.keyed.tolist(), map(cache.__getitem__, table.keys),
-                                   strict=True) if ws}
+    empty = np.zeros(0, np.int64)
+    values = list(dict.fromkeys(table.keys))
+    if not values:
+        return empty, empty
+    words = class_words(values)
+    lengths = np.fromiter(map(len, words), np.int64, len(words))
+    ids = np.fromiter(map(row.get, chain.from_iterable(words), repeat(-1)), np.int64,
+                      int(lengths.sum()))
+    value_of = np.repeat(np.arange(len(values)), lengths)
+    known = ids >= 0
+    value_of, ids = value_of[known], ids[known]
+    # each (value, word) once, where it first appears: value_of stays in ascending runs
+    first = np.unique(value_of * max(len(row), 1) + ids, return_index=True)[1]
+    first.sort()
+    value_of, ids = value_of[first], ids[first]
+    per_value = np.bincount(value_of, minlength=len(values))
+    start = np.cumsum(per_value) - per_value
+    index = dict(zip(values, range(len(values)), strict=True))
+    value_at = np.fromiter(map(index.__getitem__, table.keys), np.int64, len(table.keys))
+    count = per_value[value_at]
+    element = np.repeat(table.keyed, count)
+    offset = np.repeat(start[value_at] - (np.cumsum(count) - count), count)
+    return element, ids[offset + np.arange(len(element))]
 
 
-def owner_words(table: NodeTable, known: Container[str] | None = None
+def owner_words(table: NodeTable, known: Iterable[str] | None = None
                 ) -> tuple[np.ndarray, list[list[tuple[int, str]]]]:
     """Per distinct element owning text, its (bucket, word) pairs; and each node's index into
     that list. What ``PathWords.score`` sums, spelled out: training reads it."""
-    words_of = _known_words(table, None if known is None else {w: w for w in known})
+    names = list(dict.fromkeys(chain.from_iterable(class_words(list(dict.fromkeys(table.keys)))))
+                 if known is None else list(known))
+    elements, rows = _word_rows(table, dict(zip(names, range(len(names)), strict=True)))
+    words_of: dict[int, list[str]] = {}
+    for e, r in zip(elements.tolist(), rows.tolist(), strict=True):
+        words_of.setdefault(e, []).append(names[r])
     parent = table.parent.tolist()
     owners, node_owner = np.unique(table.owner, return_inverse=True)
     pairs_of: list[list[tuple[int, str]]] = []
@@ -92,7 +104,6 @@ class PathWords:
         self._row = {w: i for i, w in enumerate(weights)}
         self._matrix = np.asarray(list(weights.values()), dtype=np.float64
                                   ).reshape(-1, len(BUCKETS))
-        self._cache: dict[str, tuple[int, ...]] = {}
 
     def score(self, table: NodeTable) -> np.ndarray:
         """``owner_words``' sums, per node, without walking each node's path.
@@ -104,13 +115,9 @@ class PathWords:
         path totals.
         """
         n, n_el = len(table), len(table.parent)
-        words_of = _known_words(table, self._row, self._cache)
-        if not n or not words_of:
+        element, rows = _word_rows(table, self._row)
+        if not n or not len(rows):
             return np.full(n, self.intercept, dtype=np.float32)
-        worded = np.fromiter(words_of, np.int64, len(words_of))
-        counts = np.fromiter(map(len, words_of.values()), np.int64, len(words_of))
-        rows = np.fromiter(chain.from_iterable(words_of.values()), np.int64, int(counts.sum()))
-        element = np.repeat(worded, counts)
         M = self._matrix[rows]
         own = np.array([np.bincount(element, M[:, b], minlength=n_el) for b in range(3)])
 
