@@ -370,3 +370,24 @@ def test_text_beside_a_dropped_form_control_is_marked_near_it() -> None:
     assert row(table, "first paragraph")["anc_control"] == 2
     assert row(table, "Search tips")["anc_control"] == 2  # a hidden input is no control
     assert not any("Subscribe" in t for t in table.texts)
+
+
+def test_an_element_left_with_hundreds_of_text_nodes_reads_as_one_text() -> None:
+    """Dropped scripts and unwrapped spans leave runs of side-by-side text nodes; past 256 in
+    one element (or one link) clean stores each run as one node, and the text reads the same."""
+    from lxml import etree, html
+
+    from newscrawl.extraction.clean import clean
+
+    words = [f"w{k}" for k in range(300)]
+    link = "".join(f"{w}<script>x()</script>" for w in words[:280])
+    body = "".join(f"{w} <!-- c --><span>s{k}</span> " for k, w in enumerate(words))
+    root = html.fromstring(f"<html><body><p id='p'>{body}<a href='/a'>{link}</a></p>"
+                           "<p id='few'>a<script>x()</script>b</p></body></html>")
+    (counts,) = clean(root).values()
+    assert counts == (sum(map(len, words[:280])), 1)
+    p = root.get_element_by_id("p")
+    assert p.xpath("count(text())") == 1.0
+    expected = " ".join(f"{w} s{k}" for k, w in enumerate(words)) + " " + "".join(words[:280])
+    assert " ".join(etree.tostring(p, method="text", encoding=str).split()) == expected
+    assert root.get_element_by_id("few").xpath("count(text())") == 2.0  # few: left as they are

@@ -141,8 +141,10 @@ def _set(el: etree._Element, attr: str, value: str) -> None:
         setattr(el, attr, _NOT_XML.sub("", value))
 
 
-_CROWDED = etree.XPath("//*[text()[257]]")
-_CROWDED_LINKS = etree.XPath("//a[text()[257]]")
+# Reached from their 257th text node: "//*[text()[257]]" builds every element's list of text
+# nodes, 0.095 ms of a median page a call against 0.026 (WCXB dev, the same elements found).
+_CROWDED = etree.XPath("//text()[257]/..")
+_CROWDED_LINKS = etree.XPath("//a/text()[257]/..")
 
 
 def _join_text_runs(root: etree._Element, crowded: etree.XPath) -> None:
