@@ -226,25 +226,28 @@ def markup_counts(root: etree._Element) -> dict[str, float]:
     # until one already seen (its own ancestors are, too), and each block met on the way is
     # counted once under its parent, tag and class. Each element climbed is noted with
     # whether it sits in a <nav> or <aside>, so the same climb counts the navigation links.
+    # getparent() in a loop, not iterancestors(): a generator per link cost half the climb
+    # (0.35 -> 0.18 ms median on WCXB dev, the same counts).
     in_nav: dict[etree._Element, bool] = {}
-    siblings: Counter[tuple] = Counter()
+    known = in_nav.get
+    blocks: list[etree._Element] = []
     nav_links = 0
     for link in root.iter("a"):
         new: list[etree._Element] = []
-        nav = False
-        for el in link.iterancestors():
-            known = in_nav.get(el)
-            if known is not None:
-                nav = known
-                break
+        el = link.getparent()
+        nav = None
+        while el is not None and (nav := known(el)) is None:
             new.append(el)
+            el = el.getparent()
+        nav = bool(nav)
         for el in reversed(new):  # top down: in a nav if it is one or its parent is in one
             tag = el.tag
             nav = nav or tag in _NAV_TAGS
             in_nav[el] = nav
             if tag in _BLOCKS:
-                siblings[el.getparent(), tag, el.get("class") or ""] += 1
+                blocks.append(el)
         nav_links += nav
+    siblings = Counter((el.getparent(), el.tag, el.get("class") or "") for el in blocks)
     repeated = max((n for (parent, _, _), n in siblings.items()
                     if parent is not None and len(parent) >= 3), default=0)
     declared = set(types)
