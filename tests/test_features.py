@@ -391,3 +391,18 @@ def test_an_element_left_with_hundreds_of_text_nodes_reads_as_one_text() -> None
     expected = " ".join(f"{w} s{k}" for k, w in enumerate(words)) + " " + "".join(words[:280])
     assert " ".join(etree.tostring(p, method="text", encoding=str).split()) == expected
     assert root.get_element_by_id("few").xpath("count(text())") == 2.0  # few: left as they are
+
+
+def test_texts_and_tails_come_in_reading_order_with_their_owners() -> None:
+    """Tails of nested elements that end together (a list's last item, then the list, then
+    its box): the deeper one is read first, and each belongs to the element around it."""
+    body = (b"<html><body><div>one<ul><li>two<div>three</div>four</li></ul>five</div>"
+            b"<table><tr><td>six<p>seven</p>eight</td></tr></table>nine<p>ten</p></body></html>")
+    table = page_nodes(body, "http://example.test/order").table
+    assert [t.strip() for t in table.texts] == [
+        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+    tail = table.X[:, FEATURE_NAMES.index("is_tail")].astype(bool).tolist()
+    assert tail == [False, False, False, True, True, False, False, True, True, False]
+    tag = table.X[:, FEATURE_NAMES.index("tag")].astype(int).tolist()
+    # "four" belongs to the <li>, "five" to the <div>, "eight" to the <td>, "nine" to <body>
+    assert [F.TAGS[tag[k]] for k in (3, 4, 7, 8)] == ["li", "div", "td", "body"]
