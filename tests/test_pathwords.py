@@ -119,3 +119,19 @@ def test_shared_values_and_repeated_words_sum_like_the_pairs() -> None:
     # "one item": menu and item at the element and anywhere, both again at the parent
     assert scores[0] == 1 + 32 + 2 + 64 + 16 + 512
     assert len(table) == 5
+
+
+def test_value_cache_is_bounded_and_holds_the_tables_rows() -> None:
+    """A crawl across many sites meets tens of thousands of class values: the cache empties
+    rather than grow with them, and keeps row numbers, not new copies of the words."""
+    from newscrawl.extraction import pathwords
+
+    words = PathWords(0.0, {"sidebar": [1, 2, 3, 4, 5], "note": [5, 4, 3, 2, 1]})
+    many = "".join(f"<p class='note v{k}'>x</p>" for k in range(pathwords._CACHE_MAX + 10))
+    words.score(page_nodes(f"<html><body>{many}</body></html>".encode(), None).table)
+    assert len(words._cache) > pathwords._CACHE_MAX
+    table = page_nodes(PAGE, "http://example.test/a").table
+    first = words.score(table)
+    assert len(words._cache) < 10
+    assert set(words._cache.values()) <= {(), (0,), (1,), (0, 1), (1, 0)}
+    np.testing.assert_array_equal(words.score(table), first)  # read from the cache
