@@ -70,8 +70,8 @@ def main() -> int:
         runs = [(tree, n) for tree in (ref_dir, ROOT) for n in (0, len(pages))]
         with ThreadPoolExecutor(2) as pool:
             counts = list(pool.map(
-                lambda r: _instructions(r[0], tmp_path / "pages.pkl", r[1],
-                                        tmp_path / f"cg.{runs.index(r)}"), runs))
+                lambda k: _instructions(runs[k][0], tmp_path / "pages.pkl", runs[k][1],
+                                        tmp_path / f"cg.{k}"), range(len(runs))))
     ref = (counts[1] - counts[0]) / len(pages)
     new = (counts[3] - counts[2]) / len(pages)
     print(f"instructions a page, {len(pages)} pages of {args.data}: {args.ref} {ref / 1e6:.1f} M, "

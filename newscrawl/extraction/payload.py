@@ -47,12 +47,12 @@ def carries_payload(page: str | bytes) -> bool:
     return "self.__next_f.push" in page or "__NEXT_DATA__" in page
 
 
-def place_payload(root: etree._Element, text: str, raw: str | bytes | None = None) -> None:
+def place_payload(root: etree._Element, text: str, raw: str | bytes) -> None:
     """Append the HTML the page's framework data holds to ``root``'s body when the DOM shows
     almost no text. JSON that does not parse, or nests past Python's stack, is passed over
-    (``meta_jsonld``'s reader). ``raw``, when given, is ``text`` or its exact UTF-8 encoding,
-    for the substring test (``carries_payload``)."""
-    if not carries_payload(text if raw is None else raw) or _shown_chars(root) > SHOWN_CHARS_MAX:
+    (``meta_jsonld``'s reader). ``raw`` is ``text`` or its exact UTF-8 encoding, for the
+    substring test (``carries_payload``)."""
+    if not carries_payload(raw) or _shown_chars(root) > SHOWN_CHARS_MAX:
         return
     fragments = [(f, len(_TAGS.sub("", f).strip())) for f in dict.fromkeys(_html_strings(text))]
     fragments = [(f, n) for f, n in fragments if n >= FRAGMENT_MIN_CHARS]
