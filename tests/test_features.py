@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import numpy as np
 import pytest
@@ -406,3 +407,16 @@ def test_texts_and_tails_come_in_reading_order_with_their_owners() -> None:
     tag = table.X[:, FEATURE_NAMES.index("tag")].astype(int).tolist()
     # "four" belongs to the <li>, "five" to the <div>, "eight" to the <td>, "nine" to <body>
     assert [F.TAGS[tag[k]] for k in (3, 4, 7, 8)] == ["li", "div", "td", "body"]
+
+
+def test_stage_times_are_the_threads_cpu_so_waits_inside_a_stage_do_not_count() -> None:
+    """A crawl extracts in threads that wait for the GIL mid-stage; a sleep in the metadata
+    stage (training's respell hook runs there) is such a wait, and adds nothing."""
+    def waiting_respell(root: object, meta: object) -> object:
+        time.sleep(0.3)
+        return meta
+
+    body = b"<html><body><article><h1>Quay</h1><p>The quay reopened on Monday.</p></article>"
+    timings = page_nodes(body, "http://example.test/quay", respell=waiting_respell).timings_ms
+    assert set(timings) >= {"parse", "metadata", "clean", "features"}
+    assert timings["metadata"] < 150

@@ -100,8 +100,8 @@ class Article:
     signals: PageSignals = field(default_factory=PageSignals)
     """What the node model saw, for the page classifier (``pagekind``)."""
     timings_ms: dict[str, float] = field(default_factory=dict)
-    """Milliseconds per stage (decode, parse, metadata, clean, features, predict, assemble,
-    language)."""
+    """CPU milliseconds of the extracting thread per stage (decode, parse, metadata, markup,
+    clean, features, site, predict, assemble, language)."""
 
     @property
     def ok(self) -> bool:

@@ -26,6 +26,12 @@ from .site import SiteMemory
 DEFAULT_MODEL = shipped_file("nodes-v1.ubj")
 MAX_BYTES = 20_000_000
 MAX_NODES = 50_000
+_cpu_clock = time.thread_time
+"""What stage timings read: the calling thread's CPU time. A crawl extracts in a pool of
+threads beside the reactor's, and a wall clock there counts the waits for the GIL as the
+page's own time: a crawl of fundus-dev's mirror reported 48.3 ms a page with two extraction
+threads against 11.7 in the reactor thread, for the same pages and the same crawl time
+(14.5 against 11.6 of CPU; the rest of that gap is two threads sharing the caches)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,25 +73,25 @@ def page_nodes(body: bytes | str, url: str | None = None, *, content_type: str |
     if len(body) > max_bytes:
         page.reason = "too_large"
         return page
-    t0 = time.perf_counter()
+    t0 = _cpu_clock()
     try:
         page.encoding, text, utf8 = decode_page(body, content_type, url)
     except NotText as exc:
         page.reason = str(exc)
         return page
-    t1 = time.perf_counter()
+    t1 = _cpu_clock()
     root = parse(text, utf8)
     raw = text if utf8 is None else utf8  # bytes scan faster than a non-ASCII str
     place_payload(root, text, raw)
-    t2 = time.perf_counter()
+    t2 = _cpu_clock()
     page.meta = extract_metadata(root, url)
     if respell is not None:
         page.meta = respell(root, page.meta)
-    t3 = time.perf_counter()
+    t3 = _cpu_clock()
     page.markup = markup_counts(root)
-    t4 = time.perf_counter()
+    t4 = _cpu_clock()
     links = clean(root, streams_segments(raw))
-    t5 = time.perf_counter()
+    t5 = _cpu_clock()
     page.timings_ms = {"decode": (t1 - t0) * 1e3, "parse": (t2 - t1) * 1e3,
                        "metadata": (t3 - t2) * 1e3, "markup": (t4 - t3) * 1e3,
                        "clean": (t5 - t4) * 1e3}
@@ -94,7 +100,7 @@ def page_nodes(body: bytes | str, url: str | None = None, *, content_type: str |
     except TooManyNodes:
         page.reason = "too_many_nodes"
         return page
-    page.timings_ms["features"] = (time.perf_counter() - t5) * 1e3
+    page.timings_ms["features"] = (_cpu_clock() - t5) * 1e3
     if not len(page.table):
         page.reason = "no_text"
     return page
@@ -133,19 +139,19 @@ class Extractor:
         timings = page.timings_ms
         if table is not None and len(table):
             if self.sites is not None:
-                ts = time.perf_counter()
+                ts = _cpu_clock()
                 self.sites.observe(table, url)
-                timings["site"] = (time.perf_counter() - ts) * 1e3
-            t0 = time.perf_counter()
+                timings["site"] = (_cpu_clock() - ts) * 1e3
+            t0 = _cpu_clock()
             proba = self.model.predict(table)
-            t1 = time.perf_counter()
+            t1 = _cpu_clock()
             keep = keep_nodes(table, proba)
             text = assemble(table, keep)
             kept = int(keep.sum())
             signals = page_signals(table, proba, keep, page.markup)
-            t2 = time.perf_counter()
+            t2 = _cpu_clock()
             language = detect_language(text, meta.language)
-            t3 = time.perf_counter()
+            t3 = _cpu_clock()
             timings["predict"] = (t1 - t0) * 1e3
             timings["assemble"] = (t2 - t1) * 1e3
             timings["language"] = (t3 - t2) * 1e3
