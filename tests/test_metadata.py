@@ -314,6 +314,21 @@ def test_author_rows_in_tables_forms_and_page_footers_are_not_bylines():
         assert meta(page(body=f"<h1>Headline</h1>{filler}{extra}")).authors == ()
 
 
+def test_a_footer_inside_the_article_holds_its_byline_and_the_page_footer_does_not():
+    """An ``<article>``'s own ``<footer>`` is where blogs print "Posted by" (four WCXB dev
+    pages lost their author to the page-footer rule); the page's footer names the site."""
+    filler = "".join(f"<p>Paragraph {i} of the post.</p>" for i in range(30))
+    own = ('<article><h1>Headline</h1>{filler}<footer><p>Posted By: Kiersten · In: Sides'
+           '</p></footer></article>')
+    assert meta(page(body=own.format(filler=filler))).authors == ("Kiersten",)
+    boxed = ('<main><article><h1>Headline</h1><p>Text of the post.</p><footer><span '
+             'class="author">Halina Goetz</span></footer></article></main>')
+    assert meta(page(body=boxed)).authors == ("Halina Goetz",)
+    site = ('<article><h1>Headline</h1>{filler}</article><footer><p>Written by</p>'
+            '<p>Site Webmaster Bob</p><span class="author">Theme Author</span></footer>')
+    assert meta(page(body=site.format(filler=filler))).authors == ()
+
+
 def test_by_line_just_above_the_headline_but_not_a_consent_line():
     body = '<p><span>by Nicole Burke</span></p><h1>Headline here</h1><p>Text</p>'
     assert meta(page(body=body)).authors == ("Nicole Burke",)

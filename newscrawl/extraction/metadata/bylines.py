@@ -49,6 +49,7 @@ from newscrawl.extraction.metadata.walk import (
     _outside_article,
     _strings_below,
     _strings_down,
+    in_story,
 )
 from newscrawl.extraction.text import CJK_CHAR, hides
 
@@ -136,14 +137,16 @@ def _byline_texts(el: etree._Element) -> list[str]:
 
 
 def _in_comments(el: etree._Element) -> bool:
-    """Whether a byline candidate sits among comments or in page furniture. An ``<aside>``
-    holds other articles' bylines (a sidebar of stories), except a ``rel="author"`` link: a
-    page names its own writer so, and some lay the byline beside the text in an ``<aside>``
-    (The Guardian's article meta column)."""
+    """Whether a byline candidate sits among comments or in page furniture: navigation, the
+    page's ``<footer>`` (not a story's own, ``in_story``, where blogs print "Posted by"). An
+    ``<aside>`` holds other articles' bylines (a sidebar of stories), except a ``rel="author"``
+    link: a page names its own writer so, and some lay the byline beside the text in an
+    ``<aside>`` (The Guardian's article meta column)."""
     aside_is_furniture = not _is_rel_author(el)
     for a in el.iterancestors():
         cls = (a.get("class") or "") + " " + (a.get("id") or "")
-        if ("comment" in cls.lower() or a.tag in ("footer", "nav", "head")
+        if ("comment" in cls.lower() or a.tag in ("nav", "head")
+                or (a.tag == "footer" and not in_story(a))
                 or (a.tag == "aside" and aside_is_furniture)):
             return True
     return False

@@ -242,7 +242,6 @@ def _outside_article(el: etree._Element, cell: bool, near: bool) -> bool:
     is the article's, and often holds its author box), and with ``cell`` in a table or
     definition list: an "Author" cell there (an infobox, a book's details) is about the subject.
     """
-    in_article = False
     for a in el.iterancestors():
         if a.tag in ("form", "fieldset", "button", "label"):
             return True
@@ -250,10 +249,14 @@ def _outside_article(el: etree._Element, cell: bool, near: bool) -> bool:
             continue
         if cell and a.tag in ("table", "dl"):
             return True
-        if a.tag in ("article", "main"):
-            in_article = True
         cls = (a.get("class") or "") + " " + (a.get("id") or "")
         if "comment" in cls.lower() or a.tag in ("nav", "head") or (
-                a.tag == "footer" and not in_article):
+                a.tag == "footer" and not in_story(a)):
             return True
     return False
+
+
+def in_story(el: etree._Element) -> bool:
+    """Whether an ``<article>`` or ``<main>`` holds ``el``: a ``<footer>`` there closes the
+    story (its byline, its date), where one outside them closes the page."""
+    return next(el.iterancestors("article", "main"), None) is not None
