@@ -419,6 +419,7 @@ class DuplicatesPipeline:
     """
 
     def __init__(self, crawler: Crawler, exported: ExportedArticles):
+        self.crawler = crawler
         self.stats = crawler.stats
         self.exported = exported
         self.urls: set[str] = set()
@@ -460,6 +461,11 @@ class DuplicatesPipeline:
         if not isinstance(item, Article):
             return item
         adapter = ItemAdapter(item)
+        site_full = getattr(self.crawler.spider, "site_full", None)
+        if site_full is not None and site_full(adapter.get("site")):
+            # newscrawl.limits drops it next: recorded here, its text would block its copies
+            # on other sites, which are then exported nowhere
+            return item
         urls = {adapter["canonical_url"], canonical(adapter["url"])}
         content_hash = adapter["content_hash"]
         repeat = ("url" if urls & self.urls else "text" if content_hash in self.hashes

@@ -15,6 +15,7 @@ from newscrawl.demo import crawl_command, crawl_env
 from newscrawl.items import Article
 from newscrawl.limits import MaxItemsPipeline, SiteFull, SiteFullMiddleware
 from newscrawl.spiders.news import NewsSpider
+from newscrawl.spiders.sites import site_from_url
 
 
 def _article(url: str, site: str) -> Article:
@@ -69,6 +70,51 @@ def test_a_full_sites_queued_pages_are_not_downloaded() -> None:
     assert crawler.stats.get_value("newscrawl/dropped/site_full") == 1
 
 
+def test_a_page_that_arrives_for_a_full_site_is_counted_not_lost() -> None:
+    """Pages already downloading when the site's last place is taken reach the spider too."""
+    from scrapy.http import HtmlResponse, Request
+
+    crawler = get_crawler(NewsSpider)
+    crawler.stats.open_spider()
+    spider = crawler.spider = NewsSpider.from_crawler(crawler, url="http://n.example/",
+                                                      max_items="1")
+    spider.sites["other.example"] = site_from_url("http://other.example/")  # not full
+    assert spider.take_article("n.example")
+    request = Request("http://n.example/2024/05/late-story", meta={"site": "n.example"})
+    late = HtmlResponse(request.url, body=b"<html><body><p>Story</p></body></html>",
+                        request=request)
+    assert list(spider.parse_page(late)) == []
+    assert crawler.stats.get_value("newscrawl/dropped/site_full") == 1
+    assert crawler.stats.get_value("newscrawl/pages") is None
+
+
+def test_an_article_dropped_for_its_full_site_leaves_its_copy_elsewhere_to_export() -> None:
+    from newscrawl.pipelines import DuplicatesPipeline, DuplicateText
+
+    crawler = get_crawler(NewsSpider)
+    crawler.stats.open_spider()
+    spider = crawler.spider = NewsSpider.from_crawler(crawler, url="http://a.example/",
+                                                      max_items="1")
+    spider.sites["b.example"] = site_from_url("http://b.example/")
+    dedup = build_from_crawler(DuplicatesPipeline, crawler)
+    limit = build_from_crawler(MaxItemsPipeline, crawler)
+
+    def export(url: str, site: str, text: str) -> bool:
+        item = _article(url, site)
+        item.content_hash = text
+        try:
+            limit.process_item(dedup.process_item(item))
+        except (SiteFull, DuplicateText):
+            return False
+        return True
+
+    assert export("http://a.example/1", "a.example", "own story")
+    assert not export("http://a.example/2", "a.example", "agency story")  # a is full
+    assert export("http://b.example/9", "b.example", "agency story")  # exported once
+    assert not export("http://b.example/10", "b.example", "agency story")  # and only once
+    assert crawler.stats.get_value("newscrawl/dropped/site_full") == 1
+
+
 def test_max_items_exports_exactly_that_many(sample_site: Site, tmp_path: Path) -> None:
     out = tmp_path / "out.jsonl"
     cmd = crawl_command(sample_site.base, out, tmp_path / "stats.json", tmp_path / "crawl.log",
@@ -79,3 +125,5 @@ def test_max_items_exports_exactly_that_many(sample_site: Site, tmp_path: Path) 
     stats = json.loads((tmp_path / "stats.json").read_text("utf-8"))
     assert len(read_jsonl(out)) == 10
     assert stats["item_scraped_count"] == 10
+    # the stats file is written after the feeds are stored, so it holds their outcome
+    assert stats["feedexport/success_count/FileFeedStorage"] == 1

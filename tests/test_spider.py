@@ -238,3 +238,61 @@ def test_feed_entries_dated_before_since_are_not_requested(kind: str) -> None:
 def test_a_since_that_is_no_date_stops_the_crawl_before_it_starts() -> None:
     with pytest.raises(ValueError, match="NEWSCRAWL_SINCE"):
         _since_spider("last week")
+
+
+def test_a_site_without_robots_txt_has_its_sitemap_xml_tried() -> None:
+    """A 404 (or any error status) for robots.txt is a site without one, not a dead site:
+    its /sitemap.xml is tried, as for a robots.txt that names no sitemap."""
+    crawler = get_crawler(NewsSpider)
+    crawler.stats.open_spider()
+    spider = crawler.spider = NewsSpider.from_crawler(crawler, url="http://n.example/")
+    robots = Request("http://n.example/robots.txt", callback=spider.parse_robots,
+                     meta={"site": "n.example"})
+
+    def errback(exc: Exception) -> list[str]:
+        failure = _failure(exc)
+        failure.request = robots
+        return [r.url for r in spider.on_error(failure)]
+
+    missing = HttpError(Response(robots.url, status=404, request=robots))
+    assert errback(missing) == ["http://n.example/sitemap.xml"]
+    assert crawler.stats.get_value("newscrawl/discovery_failed/http_404") == 1
+    from scrapy.exceptions import DownloadConnectionRefusedError
+    assert errback(DownloadConnectionRefusedError("no")) == []  # the site is down
+    listed = NewsSpider.from_crawler(get_crawler(NewsSpider), url="http://n.example/")
+    listed.sites["n.example"].sitemaps.append("http://n.example/news.xml")
+    listed.crawler.stats.open_spider()
+    failure = _failure(missing)
+    failure.request = robots.replace(callback=listed.parse_robots)
+    assert listed.on_error(failure) == []  # the site names its sitemap
+
+
+def test_deny_patterns_hold_for_sitemaps_and_feeds_too(tmp_path: Path) -> None:
+    path = tmp_path / "sites.toml"
+    path.write_text('[[site]]\nname = "gazette"\nstart_urls = ["https://www.gazette.example/"]\n'
+                    "deny = ['/search', '/sitemaps/old', 'rss-archive']\n")
+    crawler = get_crawler(NewsSpider)
+    crawler.stats.open_spider()
+    spider = crawler.spider = NewsSpider.from_crawler(crawler, sites=str(path),
+                                                      site="gazette")
+    robots = Response("https://www.gazette.example/robots.txt", request=Request(
+        "https://www.gazette.example/robots.txt", meta={"site": "gazette"}),
+        body=b"Sitemap: https://www.gazette.example/sitemaps/old-1.xml\n"
+             b"Sitemap: https://www.gazette.example/sitemaps/new.xml\n")
+    assert [r.url for r in spider.parse_robots(robots)] == [
+        "https://www.gazette.example/sitemaps/new.xml"]
+    index = INDEX.replace("http://n.example/sitemaps/2024-05.xml",
+                          "https://www.gazette.example/sitemaps/old-2.xml")
+    response = _xml("https://www.gazette.example/index.xml", index).replace(
+        request=Request("https://www.gazette.example/index.xml", meta={"site": "gazette"}))
+    assert "https://www.gazette.example/sitemaps/old-2.xml" not in [
+        r.url for r in spider.parse_sitemap(response)]
+    start = Request("https://www.gazette.example/", meta={
+        "site": "gazette", "found_via": "start", "hops": 0})
+    page = HtmlResponse(start.url, request=start, body=(
+        b'<html><head><link rel="alternate" type="application/rss+xml" href="/rss.xml">'
+        b'<link rel="alternate" type="application/rss+xml" href="/rss-archive.xml">'
+        b"</head><body><p>Front page</p></body></html>"))
+    feeds = [r.url for r in spider.parse_page(page) if isinstance(r, Request)
+             and r.callback == spider.parse_feed]
+    assert feeds == ["https://www.gazette.example/rss.xml"]

@@ -248,7 +248,7 @@ class NewsSpider(scrapy.Spider):
         if not urls and not site.sitemaps:
             urls = [urljoin(response.url, "/sitemap.xml")]
         for url in urls:
-            if site.allows_domain(url):
+            if site.may_request(url):
                 yield self._request(site, url, self.parse_sitemap)
 
     def parse_sitemap(self, response: Response) -> Iterator[Request]:
@@ -271,7 +271,7 @@ class NewsSpider(scrapy.Spider):
         if kind == "sitemapindex":
             for entry in entries:
                 # a sitemap last changed before NEWSCRAWL_SINCE lists nothing newer
-                if site.allows_domain(entry["loc"]) and not self._before_since(
+                if site.may_request(entry["loc"]) and not self._before_since(
                         entry["loc"], entry.get("lastmod")):
                     yield self._request(site, entry["loc"], self.parse_sitemap)
         elif kind == "urlset":
@@ -327,6 +327,10 @@ class NewsSpider(scrapy.Spider):
     def parse_page(self, response: Response) -> Iterator[Page | Request]:
         site = self._site(response)
         if self._full(site):
+            # downloaded while the site's last places were being taken: counted, not lost
+            self.crawler.stats.inc_value("newscrawl/dropped/site_full")
+            logger.info("Dropped page %s: site_full (site %s has its max_items articles)",
+                        response.url, site.name)
             if all(self._full(s) for s in self.sites.values()):
                 raise CloseSpider("max_items")
             return
@@ -350,7 +354,7 @@ class NewsSpider(scrapy.Spider):
         if response.meta.get("found_via") == "start":
             for href in response.xpath(_FEED_LINK_TAGS).getall():
                 url = response.urljoin(href)
-                if site.allows_domain(url):
+                if site.may_request(url):
                     yield self._request(site, url, self.parse_feed)
         if not site.follow_links or hops >= site.max_depth:
             return
@@ -360,8 +364,10 @@ class NewsSpider(scrapy.Spider):
 
     # Failures ------------------------------------------------------------------------------
 
-    def on_error(self, failure: Failure) -> None:
-        """Count and log a failed request in one line; Scrapy would log a traceback."""
+    def on_error(self, failure: Failure) -> list[Request]:
+        """Count and log a failed request in one line; Scrapy would log a traceback. A site
+        that answers for its robots.txt with an error status (most often 404: it has none)
+        still gets its ``/sitemap.xml`` tried, as a robots.txt naming no sitemap does."""
         request = failure.request
         reason = failure_reason(failure)
         if reason == "ignored":
@@ -370,8 +376,15 @@ class NewsSpider(scrapy.Spider):
             self.crawler.stats.inc_value(f"newscrawl/dropped/{reason}")
             logger.info("Dropped page %s: %s (%s)", request.url, reason,
                         failure.getErrorMessage())
-        else:
-            self._discovery_failed(request.url, reason, failure.getErrorMessage())
+            return []
+        self._discovery_failed(request.url, reason, failure.getErrorMessage())
+        site = self.sites.get(request.meta.get("site", ""))
+        if (request.callback == self.parse_robots and isinstance(failure.value, HttpError)
+                and site is not None and not site.sitemaps):
+            url = urljoin(request.url, "/sitemap.xml")
+            if site.may_request(url):
+                return [self._request(site, url, self.parse_sitemap)]
+        return []
 
     def _ignored_reason(self, request: Request) -> str:
         """Which middleware ignored the request: one whose counter (``robotstxt/forbidden``,
