@@ -539,6 +539,11 @@ def test_double_escaped_title_is_unescaped():
     ("Jane Doe (with John Roe and Ann Lee)", ("Jane Doe", "John Roe", "Ann Lee")),
     ("Hans Meier mit Eva Kurz", ("Hans Meier", "Eva Kurz")),
     ("Con Coughlin", ("Con Coughlin",)),
+    # the one-letter "and" (y, e, i) in lower case only: in capitals it is an initial
+    ("Mary E. Smith", ("Mary E. Smith",)),
+    ("Louis I. Kahn", ("Louis I. Kahn",)),
+    ("Marco Rossi e Luca Bianchi", ("Marco Rossi", "Luca Bianchi")),
+    ("Jan Kowalski i Anna Nowak", ("Jan Kowalski", "Anna Nowak")),
     ("AccountingDepartment.com", ("AccountingDepartment.com",)),
     ("admin", ()),
     ("https://www.facebook.com/janedoe", ()),

@@ -112,13 +112,15 @@ _DATEISH = re.compile(
 _BY_LABEL = re.compile(r"(?i)(?:^|\s)(?:by|from|von|par|por|door|przez)$")
 _SEPARATORS = re.compile(r"\s*(?:[|•·;\n\t]|\s[-–—]\s)\s*")
 _SPLIT = re.compile(
-    r"\s*(?:,|;|&|\+|/|\band\b|\bund\b|\bet\b|\by\b|\be\b|\ben\b|\boch\b|\bog\b|\bi\b|\bva\b"
+    r"\s*(?:,|;|&|\+|/|\band\b|\bund\b|\bet\b|\ben\b|\boch\b|\bog\b|\bva\b"
+    r"|(?-i:(?<=\s)[yei](?=\s))"
     r"|(?-i:(?<=[\s(])(?:with|avec|mit|con|com|met)(?=\s)))\s*",
     re.I,
 )
 """Between names: "and" in several languages, and "with" ("Martin Untersinger (avec Damien
 Leloup et Morgane Tual)": co-writers) in lower case and between spaces only, since "Mit" and
-"Con" are also given names and ".com" ends an outlet's."""
+"Con" are also given names and ".com" ends an outlet's. The one-letter "and"s (Spanish "y",
+Italian "e", Polish "i") likewise: in capitals they are initials ("Mary E. Smith")."""
 _ROLE_WORDS = frozenset(
     """
 staff writer writers reporter reporters editor editors editorial correspondent correspondents
