@@ -337,6 +337,15 @@ def test_by_line_just_above_the_headline_but_not_a_consent_line():
     assert meta(page(body=body)).authors == ()
 
 
+def test_a_date_above_the_headline_is_not_labelled_by_the_last_text_below_it():
+    """Above the headline the texts run nearest first: the last one read below it ("Joined",
+    a forum's label) is no label of the date printed above."""
+    story = "The storm reached the coast on Tuesday night. " * 10
+    for last in ("Joined", "Share"):
+        body = f"<p>March 5, 2024</p><h1>Storm hits the coast</h1><p>{story}</p><p>{last}</p>"
+        assert meta(page(body=body)).published == "2024-03-05"
+
+
 def test_date_at_the_end_of_a_line_of_labelled_fields():
     # an old table layout without <h1>: author, source and date fields in one text, their
     # values left empty by the template, the date after its label

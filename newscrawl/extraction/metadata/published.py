@@ -229,7 +229,9 @@ def _shown_date(c: _Collected, h1: etree._Element | None, url: str | None = None
         parent = text.getparent()
         if parent is not None and parent.tag in _SKIP_TEXT_PARENTS:
             continue
-        label = _date_label(text, texts[i - 1] if 0 < i <= len(after) else "")
+        # the text before it in reading order labels it ("Updated" / "March 5"); above the
+        # headline texts run nearest first, so ``texts[i - 1]`` there is not that text
+        label = _date_label(text, texts[i - 1] if 0 < i < len(after) else "")
         if _NOT_PUBLISHED.search(label):
             continue  # a member's join date on a forum, an event's date
         if _labelled_update(text, label):
