@@ -329,6 +329,13 @@ def test_a_footer_inside_the_article_holds_its_byline_and_the_page_footer_does_n
     assert meta(page(body=site.format(filler=filler))).authors == ()
 
 
+def test_a_by_line_above_the_headline_reads_in_order_when_its_label_is_nested():
+    """Walking back from the headline, a child's tail comes before the child's own text:
+    "<span><b>By</b></span> Jane Doe" is "By" then the name, not the name then "By"."""
+    body = '<p><span><b>By</b></span> Jane Doe</p><h1>Storm hits the coast</h1><p>Text</p>'
+    assert meta(page(body=body)).authors == ("Jane Doe",)
+
+
 def test_by_line_just_above_the_headline_but_not_a_consent_line():
     body = '<p><span>by Nicole Burke</span></p><h1>Headline here</h1><p>Text</p>'
     assert meta(page(body=body)).authors == ("Nicole Burke",)

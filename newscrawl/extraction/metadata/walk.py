@@ -145,14 +145,28 @@ def _iter_before(el: etree._Element) -> Iterator[tuple[str, etree._Element | Non
         for sib in node.itersiblings(preceding=True):
             if sib.tail and not sib.tail.isspace():
                 yield sib.tail, parent
-            for e in _reversed_iter(sib):
-                if e is not sib and e.tail and not e.tail.isspace():
-                    yield e.tail, e.getparent()
-                if e.text and isinstance(e.tag, str) and not e.text.isspace():
-                    yield e.text, e
+            yield from _texts_back(sib)
         if parent is not None and parent.text and not parent.text.isspace():
             yield parent.text, parent
         node = parent
+
+
+def _texts_back(el: etree._Element) -> Iterator[tuple[str, etree._Element]]:
+    """The non-blank texts inside ``el`` (its tail aside) from the last back to its own
+    text, with their holders: a child's tail comes before the child's own texts, as it
+    follows them on the page ("<span><b>By</b></span> Jane Doe" gives " Jane Doe", "By")."""
+    stack = [(el, reversed(el))]
+    while stack:
+        holder, children = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+            if holder.text and isinstance(holder.tag, str) and not holder.text.isspace():
+                yield holder.text, holder
+        else:
+            if child.tail and not child.tail.isspace():
+                yield child.tail, holder
+            stack.append((child, reversed(child)))
 
 
 def _iter_elements_before(el: etree._Element) -> Iterator[etree._Element]:
