@@ -88,6 +88,9 @@ def test_url_one_day_off_the_declared_utc_date_wins():
     # further apart: the URL is no clock of the article
     assert meta(page(declared, body), "https://b.example/2025/12/10/slug").published == (
         "2025-12-19T02:41:41+00:00")
+    # a day later than any time zone makes of 02:41 UTC: no clock of it either
+    assert meta(page(declared, body), "https://b.example/2025/12/20/slug").published == (
+        "2025-12-19T02:41:41+00:00")
 
 
 def test_far_date_after_a_labelled_byline_and_post_time_label():

@@ -395,9 +395,11 @@ def _published(root: etree._Element, c: _Collected, ld: JsonLd | None, url: str 
         declared = _printed_declaration(c, ld, h1, declared)
     if declared:
         # A URL dated one day off the declared date: the CMS wrote the URL on the site's own
-        # clock, the declared timestamp in UTC ("/2025/12/18/" and 2025-12-19T02:41Z).
+        # clock, the declared timestamp in UTC ("/2025/12/18/" and 2025-12-19T02:41Z); only
+        # a day some time zone gives that moment (not the 20th for 2025-12-19T02:41Z).
         day = url_date(url)
-        if day and _days_apart(day, declared) == 1 and on("published.url_day_off_declared"):
+        if (day and _days_apart(day, declared) == 1 and _same_instant_day(day, declared)
+                and on("published.url_day_off_declared")):
             return decided("published.url_day_off_declared", day)
         # A <time> on the page that shows the declared day: nothing to overrule.
         if any((t.get("datetime") or "")[:10] == declared[:10] for t in c.times[:_TIME_SCAN]):
