@@ -1280,6 +1280,9 @@ def test_title_h1_that_the_url_slug_was_made_from_beats_a_rewritten_seo_title():
     body = "<div><h1>Booking movers: the ultimate guide</h1></div>"
     url = "https://acme.example/blog/booking-movers-ultimate-guide-x7k2q/"
     assert meta(page(head, body), url).title == "Booking movers: the ultimate guide"
+    # an id's hyphenated letter is the id's, not a word the <h1> must hold
+    url = "https://acme.example/blog/booking-movers-ultimate-guide-n-5xtnr/"
+    assert meta(page(head, body), url).title == "Booking movers: the ultimate guide"
     # Without a slug to go by, the unrelated <h1> still loses to the declared title.
     assert meta(page(head, body), "https://acme.example/?p=12").title == (
         "Expert tips on choosing a mover")

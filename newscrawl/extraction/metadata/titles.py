@@ -428,8 +428,11 @@ def _slug_words(url: str | None) -> set[str]:
         return set()
     segment = unquote(urlsplit(url).path).rstrip("/").rpartition("/")[2]
     segment = _EXTENSION.sub("", segment)
-    return {w for w in _SLUG_WORD.findall(segment.casefold())
-            if w.isdigit() or not any(map(str.isdigit, w))}
+    tokens = _SLUG_WORD.findall(segment.casefold())
+    is_id = [not w.isdigit() and any(map(str.isdigit, w)) for w in tokens]
+    # a letter hyphenated to an id is the id's ("n-5xtnr"), not a word of the headline
+    return {w for k, w in enumerate(tokens) if not is_id[k] and not (
+        len(w) == 1 and k + 1 < len(tokens) and is_id[k + 1])}
 
 
 def _slug_heading(slug: set[str], h1s: list[tuple[str, etree._Element]],
