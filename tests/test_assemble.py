@@ -126,3 +126,11 @@ def test_the_pages_own_address_or_its_images_printed_as_text_is_not_its_text(
 ])
 def test_other_addresses_and_prose_naming_the_page_are_left(printed: str) -> None:
     assert flagged(address_page(printed)) == []
+
+
+def test_a_paragraph_of_invisible_characters_is_not_written_even_with_a_space_inside() -> None:
+    from newscrawl.extraction.assemble import assemble
+    table = page_nodes(("<html><body><article>" + "".join(f"<p>{t}</p>" for t in FIRST[:2])
+                        + "<p>\u200d \u200d</p><p>\u200b<br>\ufeff</p>" + f"<p>{FIRST[2]}</p>"
+                        "</article></body></html>").encode(), URL).table
+    assert assemble(table, np.ones(len(table), dtype=bool)).split("\n\n") == FIRST[:3]

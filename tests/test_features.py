@@ -131,9 +131,12 @@ def test_hidden_inline_text_is_dropped_not_glued_into_the_visible_text() -> None
         "</span> are <cite style='visibility: hidden'>Slide 2</cite>posted daily.</p>"
         "<p><span class='srcset'>Kept</span> and <span class='visually'>kept</span> and "
         "<span aria-hidden='true'>kept</span>.</p>"
+        "<p>Ferries <span class='SR-Only'>(opens a new tab)</span>sail at <span "
+        "class='Element-Invisible'>Menu</span>noon.</p>"  # class names in any case
         "<div style='display:none'><p>A hidden block stays.</p></div></body></html>")
     assert table.texts == ["Tide tables for the harbour are posted daily.",
-                           "Kept and kept and kept.", "A hidden block stays."]
+                           "Kept and kept and kept.", "Ferries sail at noon.",
+                           "A hidden block stays."]
     assert row(table, "Tide tables")["own_link_count"] == 0
 
 

@@ -151,6 +151,8 @@ def choose_nodes(proba: np.ndarray, weights: np.ndarray,
 ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff"
 """Invisible characters a paragraph may consist of ("\u200d" alone, from page builders, and
 once mangled "â\x80\x8d"): such a paragraph is not written."""
+_INVISIBLE = ZERO_WIDTH + " \n"
+"""What is left of an invisible paragraph once collapsed: "\u200d \u200d" is one too."""
 REPEAT_MIN_CHARS = 15
 """A kept paragraph this long (non-space characters) is written once when the page repeats it
 elsewhere; shorter ones ("Reply", a date, a price) legitimately recur in content."""
@@ -194,7 +196,7 @@ def assemble(table: NodeTable, keep: np.ndarray) -> str:
             text = "\n".join(line for line in map(collapse_spaces, text.split(LINE_BREAK)) if line)
         else:
             text = collapse_spaces(text)
-        if not text.strip(ZERO_WIDTH):
+        if not text.strip(_INVISIBLE):
             continue
         if len(text) - text.count(" ") - text.count("\n") >= REPEAT_MIN_CHARS:
             first = first_node.setdefault(text.casefold(), i)
@@ -206,4 +208,4 @@ def assemble(table: NodeTable, keep: np.ndarray) -> str:
     text = "\n\n".join(paragraphs)
     if not MOJIBAKE.search(text):  # one search per page; a page can mix both, so the
         return text                # repair goes paragraph by paragraph
-    return "\n\n".join(p for p in map(unmangled, paragraphs) if p.strip(ZERO_WIDTH))
+    return "\n\n".join(p for p in map(unmangled, paragraphs) if p.strip(_INVISIBLE))

@@ -191,8 +191,8 @@ def _drop_hidden_inline(root: etree._Element) -> None:
             hidden.append(el)
             continue
         names = attrib.get("class")
-        if (names and ("sr" in names or "creen" in names or "isually" in names
-                       or "invisible" in names)  # spares the split on most classes
+        if (names and ("sr" in names or "SR" in names or "Sr" in names or "creen" in names
+                       or "isually" in names or "nvisible" in names)  # spares the split
                 and screen_reader_only(names.lower().split())):
             hidden.append(el)
     for el in hidden:
