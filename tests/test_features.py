@@ -423,3 +423,20 @@ def test_stage_times_are_the_threads_cpu_so_waits_inside_a_stage_do_not_count() 
     timings = page_nodes(body, "http://example.test/quay", respell=waiting_respell).timings_ms
     assert set(timings) >= {"parse", "metadata", "clean", "features"}
     assert timings["metadata"] < 150
+
+
+def test_a_small_control_counts_no_indentation_or_style_sheet_as_text() -> None:
+    """A button or noscript that holds blocks stays as a <div> only with text to read: a
+    pretty-printed menu button's tabs and newlines, or a <style> inside it, are none."""
+    from newscrawl.extraction.clean import clean
+    from newscrawl.extraction.parse import parse
+
+    for filler in ("\n\t\t\t\t\t\t\t\t\t" * 30, "<style>" + ".menu{color:red}" * 20 + "</style>"):
+        root = parse(f"<html><body><p>Story.</p><button class='menu'>{filler}"
+                     "<div>Menu</div></button></body></html>")
+        clean(root)
+        assert root.find(".//div[@class='menu']") is None
+    root = parse("<html><body><button class='menu'><div>" + "Read the whole story. " * 12
+                 + "</div></button></body></html>")
+    clean(root)
+    assert root.find(".//div[@class='menu']") is not None  # real text: kept as a block

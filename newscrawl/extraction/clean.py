@@ -206,13 +206,21 @@ def _drop_hidden_inline(root: etree._Element) -> None:
         el.tag = "span"
 
 
+_READABLE_TEXTS = etree.XPath(".//text()[not(parent::script or parent::style)]",
+                             smart_strings=False)
+
+
 def _has_text(el: etree._Element, chars: int) -> bool:
-    """Whether ``el`` holds at least ``chars`` non-space characters; stops once it does."""
-    for text in el.itertext():
-        chars -= len(text) - text.count(" ")
+    """Whether ``el`` holds at least ``chars`` characters a reader sees: not whitespace (a
+    pretty-printed menu button is tabs and newlines), not a script's or a style sheet's."""
+    for text in _READABLE_TEXTS(el):
+        chars -= len(text) - sum(map(text.count, _WHITESPACE))
         if chars <= 0:
             return True
     return False
+
+
+_WHITESPACE = (" ", "\n", "\t", "\r", "\xa0")
 
 
 def streams_segments(page: str | bytes) -> bool:
