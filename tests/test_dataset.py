@@ -268,3 +268,39 @@ def test_a_damaged_gzip_keeps_the_lines_before_the_damage(tmp_path: Path,
     assert 0 < stats["articles"] < 40
     assert list(stats["unreadable_inputs"]) == [str(packed)]
     assert "stopped early" in capsys.readouterr().err
+
+
+def test_versions_of_a_wire_story_are_one_group_whichever_comes_first(tmp_path: Path) -> None:
+    """Eight edited versions of each story, then the original, published first: every version
+    is near its original, not always near the other versions. Pairing each bucket's rows with
+    its first row alone left copies whose first row was another version (44 of 180 kept)."""
+    rng = random.Random(9)
+    rows = []
+    for story in range(6):
+        base = words(400, rng)
+        rows += [article(f"s{story}v{v}", edit(base, rng, 5), f"v{v}.example", "2026-01-10")
+                 for v in range(8)]
+        rows.append(article(f"s{story}", base, "wire.example", "2026-01-01"))
+    stats = build(tmp_path, str(write_jsonl(tmp_path / "wire.jsonl", rows)),
+                  args=("--splits", "train=1"))
+    titles = {r["title"] for r in read(tmp_path / "out")["train"].to_pylist()}
+    assert titles == {f"Title s{story}" for story in range(6)}
+    assert stats["duplicates"]["near_duplicate"] == 48
+
+
+def test_lines_without_a_url_or_with_odd_fields_are_kept_and_counted_right(
+        tmp_path: Path) -> None:
+    rng = random.Random(10)
+    no_url = [{k: v for k, v in article(f"n{i}", words(200, rng), "nourl.example").items()
+               if k not in ("url", "canonical_url")} for i in range(3)]
+    odd = [article("big", words(200, rng), "BBC"), article("nan", words(200, rng), "a")]
+    odd[0]["words"], odd[1]["words"] = 3e9, float("nan")  # no count the int32 column holds
+    odd[1]["language"] = "en_US"
+    path = write_jsonl(tmp_path / "odd.jsonl", [*no_url, *odd])
+    stats = build(tmp_path, str(path),
+                  args=("--splits", "train=1", "--sites", "nourl.example,BBC,a"))
+    rows = read(tmp_path / "out")["train"].to_pylist()
+    assert stats["articles"] == len(rows) == 5  # three texts without a URL are three articles
+    assert len({r["id"] for r in rows}) == 5
+    assert {r["words"] for r in rows if r["site"] in ("BBC", "a")} == {200}
+    assert stats["languages"] == {"en": 5}  # en_US is English, as the filter reads it

@@ -40,6 +40,7 @@ from newscrawl.dataset.records import (
     Inputs,
     canonical_url,
     content_hash,
+    identity,
     key64,
     language,
     parse,
@@ -78,7 +79,7 @@ class Options:
             return "too_short"
         if self.languages is not None and language(rec) not in self.languages:
             return "language"
-        if self.sites is not None and site(rec) not in self.sites:
+        if self.sites is not None and site(rec).lower() not in self.sites:
             return "site"
         if self.since or self.until:
             if published_us is None:
@@ -249,7 +250,7 @@ class Summary:
         self.published: list[int] = []
 
     def add(self, values: dict[str, Any]) -> None:
-        self.languages[(values["language"] or "unknown").split("-")[0].lower()] += 1
+        self.languages[language(values) or "unknown"] += 1
         self.sites[values["site"] or "unknown"] += 1
         pub = values["published"]
         self.months[_iso(pub)[:7] if pub is not None else "unknown"] += 1
@@ -311,7 +312,7 @@ def build(paths: list[Path], out: Path, options: Options,
                         seen.crawled.append(NO_DATE if crawled is None else crawled)
                         seen.split.append(split)
                         seen.text_key.append(key64(content_hash(rec)))
-                        seen.url_key.append(key64(canon))
+                        seen.url_key.append(key64(identity(rec)))
                         batch.append(rec["text"])
                         if len(batch) >= BATCH:
                             sign()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import math
 import zlib
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any, BinaryIO
@@ -97,8 +98,11 @@ def canonical_url(rec: dict[str, Any]) -> str:
     value = _str(rec.get("canonical_url"))
     if value:
         return value
+    url = _str(rec.get("url"))
+    if not url:
+        return ""  # not "/", which is what canonicalising nothing gives
     from newscrawl.pipelines import canonical  # lines not written by the crawl only
-    return canonical(_str(rec.get("url")) or "")
+    return canonical(url)
 
 
 def content_hash(rec: dict[str, Any]) -> str:
@@ -110,9 +114,15 @@ def content_hash(rec: dict[str, Any]) -> str:
     return text_hash(rec["text"])
 
 
+_MAX_WORDS = 2**31 - 1
+"""The Parquet column is int32."""
+
+
 def words(rec: dict[str, Any]) -> int:
+    """The feed's word count when it is one (a finite count the column holds), else counted."""
     value = rec.get("words")
-    if isinstance(value, int | float) and not isinstance(value, bool):
+    if (isinstance(value, int | float) and not isinstance(value, bool)
+            and math.isfinite(value) and 0 <= value <= _MAX_WORDS):
         return round(value)
     from newscrawl.pipelines import word_count  # lines not written by the crawl only
     return round(word_count(rec["text"]))
@@ -147,10 +157,16 @@ def timestamp_us(value: Any) -> int | None:
     return (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 
-def stable_id(canonical: str) -> str:
-    """The row's id: the first 16 hex digits of the sha1 of its canonical URL, so the same
+def identity(rec: dict[str, Any]) -> str:
+    """What makes a record the same article across rebuilds: its canonical URL, or for a
+    line without any URL its text's hash (an empty URL would make all of them one)."""
+    return canonical_url(rec) or f"text:{content_hash(rec)}"
+
+
+def stable_id(identity: str) -> str:
+    """The row's id: the first 16 hex digits of the sha1 of its ``identity``, so the same
     article keeps its id when the dataset is rebuilt."""
-    return hashlib.sha1(canonical.encode("utf-8")).hexdigest()[:16]
+    return hashlib.sha1(identity.encode("utf-8")).hexdigest()[:16]
 
 
 def key64(value: str) -> int:
@@ -167,7 +183,7 @@ def row(rec: dict[str, Any]) -> dict[str, Any]:
     canon = canonical_url(rec)
     values = {name: _str(rec.get(name)) for name in _PLAIN}
     values.update(
-        id=stable_id(canon), canonical_url=canon, site=site(rec),
+        id=stable_id(identity(rec)), canonical_url=canon, site=site(rec),
         published=timestamp_us(rec.get("published")), modified=timestamp_us(rec.get("modified")),
         crawled_at=timestamp_us(rec.get("crawled_at")),
         authors=_strings(rec.get("authors")), tags=_strings(rec.get("tags")),
