@@ -162,6 +162,22 @@ def test_server_default_latin1_header_loses_to_meta() -> None:
     assert RU in text
 
 
+def test_server_default_latin1_header_loses_to_a_latin_meta_that_reads_too() -> None:
+    """Polish as cp1252 reads as Latin letters, no mojibake: only the <meta> knows it."""
+    polish = "Rząd ogłosił w środę, że podatki wzrosną od przyszłego roku."
+    body = page(polish, head=meta("windows-1250")).encode("cp1250")
+    encoding, text = decode(body, "text/html; charset=ISO-8859-1")
+    assert encoding == "cp1250"
+    assert polish in text
+
+
+def test_a_utf16_label_the_bytes_refute_is_no_fallback() -> None:
+    body = b"<html><body><p>" + bytes(range(0x80, 0xff)) * 2 + b"</p></body></html>"
+    encoding, text = decode(body, "text/html; charset=utf-16")
+    assert not encoding.startswith("utf-16")
+    assert "<p>" in text  # read as UTF-16, the markup was CJK
+
+
 def test_server_default_latin1_header_on_cyrillic_bytes_without_meta() -> None:
     _, text = decode(page(RU).encode("cp1251"), "text/html; charset=ISO-8859-1")
     assert RU in text

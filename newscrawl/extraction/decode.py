@@ -335,10 +335,10 @@ def _choose_encoding(body: bytes, content_type: str | None = None, url: str | No
     header = http_content_type_encoding(content_type) if content_type else None
     meta = _meta_encoding(body)
     utf8 = _decodes(body, "utf-8")
-    weak_fallback = None
-    for declared in dict.fromkeys(e for e in (header, meta) if e):
-        if declared.startswith(("utf-16", "utf-32")):
-            continue  # no BOM and no NUL pattern: the label is wrong (WHATWG: read as UTF-8)
+    weak_fallback = weak_reads = None
+    declarations = [e for e in dict.fromkeys((header, meta)) if e and not e.startswith(
+        ("utf-16", "utf-32"))]  # no BOM and no NUL pattern: the label is wrong (WHATWG: UTF-8)
+    for declared in declarations:
         if declared == "utf-8":
             if utf8 is not None or _nearly_decodes(body, "utf-8"):
                 return "utf-8", utf8
@@ -353,8 +353,13 @@ def _choose_encoding(body: bytes, content_type: str | None = None, url: str | No
         if utf8 is not None and not utf8.isascii():
             return "utf-8", utf8
         if not _looks_mojibake(text):
-            return declared, utf8
+            # it reads, but a strong declaration after it that reads too wins (a server's
+            # ISO-8859-1 default over a Polish page's <meta charset=windows-1250>)
+            weak_reads = weak_reads or declared
+            continue
         weak_fallback = weak_fallback or declared
+    if weak_reads:
+        return weak_reads, utf8
     if utf8 is not None:
         if utf8.isascii() and _ISO2022_JP.search(body, 0, _SNIFF_BYTES):
             return "iso2022_jp_ext", None
@@ -376,7 +381,7 @@ def _choose_encoding(body: bytes, content_type: str | None = None, url: str | No
             return hinted, utf8
     if guess and (weak_fallback is None or resolve_encoding(guess) not in _WEAK):
         return guess, utf8
-    return weak_fallback or header or meta or "utf-8", utf8
+    return weak_fallback or next(iter(declarations), "utf-8"), utf8
 
 
 def decode(body: bytes | str, content_type: str | None = None, url: str | None = None
