@@ -98,6 +98,14 @@ def test_unclosed_inline_tags_do_not_drop_the_rest_of_the_page(depth: int) -> No
     assert "content after the nesting" in text_of(root)
 
 
+def test_unclosed_tags_around_closed_paragraphs_do_not_drop_the_rest_of_the_page() -> None:
+    """Each paragraph closes and its <font> does not: the re-parse must count only what
+    stays open, or the page is cut again past libxml2's depth limit."""
+    doc = "<html><body>" + "<font size=2><p>para</p>" * 3000 + "<p>TAIL after</p></body></html>"
+    text = "".join(parse(doc).itertext())
+    assert text.count("para") == 3000 and "TAIL after" in text
+
+
 @pytest.mark.parametrize("tag", ["div", "span", "b", "table"])
 def test_50000_deep_nesting_keeps_text_without_recursion(tag: str) -> None:
     inner = "<tr><td>" if tag == "table" else ""

@@ -50,18 +50,27 @@ def _flatten(text: str, max_depth: int = _MAX_DEPTH) -> str:
     """Drop start tags (keeping their text) once more than ``max_depth`` elements are open.
 
     The count is approximate (it ignores HTML's implied end tags, so it over-counts), which
-    only makes it drop more tags on a document that libxml2 already refused.
+    only makes it drop more tags on a document that libxml2 already refused. An end tag whose
+    start tag was dropped goes too and closes nothing: counted as a close, it let the next
+    start tags back in, and 3,000 unclosed ``<font>`` around closed paragraphs stayed over
+    libxml2's limit after the re-parse, losing the rest of the page again.
     """
     depth = 0
+    dropped: dict[str, int] = {}
     out: list[str] = []
     last = 0
     for m in _TAG.finditer(text):
         closing, name = m.group(1), m.group(2).lower()
         if name in _VOID or m.group(0).endswith("/>"):
             continue
-        if closing:
+        if closing and dropped.get(name):
+            dropped[name] -= 1
+            out.append(text[last:m.start()])
+            last = m.end()
+        elif closing:
             depth = max(depth - 1, 0)
         elif depth >= max_depth:
+            dropped[name] = dropped.get(name, 0) + 1
             out.append(text[last:m.start()])
             last = m.end()
         else:
