@@ -76,3 +76,13 @@ def test_window_covers_the_tokenizer_trie():
         seen[frontier] = True
         depth += 1 if len(frontier) else 0
     assert seen.all() and depth <= _WINDOW
+
+
+def test_a_middle_of_white_space_is_read_past_not_taken_for_a_short_text():
+    """A page's prose with its tags blanked out can be spaces in the middle, where the sample
+    is cut: the language is still there to read."""
+    german = ("Der Stadtrat hat am Dienstag nach einer langen Debatte den neuen Haushalt "
+              "beschlossen. Die Schulen bekommen mehr Geld. ") * 6
+    code, _ = detect(german + " \n" * 400 + german)
+    assert code == "de"
+    assert detect_language(german + " \n" * 400 + german, "en") == "de"

@@ -129,6 +129,10 @@ def detect(text: str, min_chars: int = _MIN_CHARS) -> tuple[str | None, float]:
     """(ISO 639-1 code, probability) for ``text``; (None, 0.0) when shorter than
     ``min_chars``, too short to judge."""
     sample = " ".join(_sample(text).split())
+    if len(sample) < 0.9 * _SAMPLE_CHARS and len(text) > _SAMPLE_CHARS:
+        # the middle was mostly white space (a page's prose with its tags blanked out):
+        # sample the text as it reads instead; the whole text is split only then
+        sample = _sample(" ".join(text.split()))
     if len(sample) < min_chars:
         return None, 0.0
     code, prob = _identifier().classify(sample)
