@@ -31,6 +31,7 @@ and the crawl goes on without archiving.
 
 from __future__ import annotations
 
+import functools
 import io
 import logging
 import os
@@ -65,6 +66,21 @@ def _header_lines(headers: Any) -> list[tuple[str, str]]:
     """Scrapy ``Headers`` as (name, value) pairs, one per value, in the order received."""
     return [(name.decode("latin-1"), value.decode("latin-1"))
             for name, values in headers.items() for value in values]
+
+
+@functools.cache
+def _raw_headers_class() -> type:
+    """warcio's ``StatusAndHeaders``, writing header lines back as the bytes they came as
+    (``_header_lines`` read them as latin-1). warcio percent-encodes a header holding any
+    non-ASCII character, so a ``Location`` sent as UTF-8 bytes was archived as another URL
+    and ``Set-Cookie: who=Zoë`` as ``who*=UTF-8''Zo%C3%AB``."""
+    from warcio.statusandheaders import StatusAndHeaders
+
+    class RawStatusAndHeaders(StatusAndHeaders):
+        def compute_headers_buffer(self, header_filter: Any = None) -> None:
+            self.headers_buff = self.to_bytes(header_filter, "latin-1")
+
+    return RawStatusAndHeaders
 
 
 class WarcArchiveMiddleware:
@@ -124,8 +140,7 @@ class WarcArchiveMiddleware:
         return response
 
     def _write(self, request: Request, response: Response, warc_date: str) -> None:
-        from warcio.statusandheaders import StatusAndHeaders
-
+        StatusAndHeaders = _raw_headers_class()  # noqa: N806 - a class
         writer = self._writer
         protocol = response.protocol or "HTTP/1.1"
         if protocol.upper().startswith("HTTP/2"):
@@ -143,7 +158,8 @@ class WarcArchiveMiddleware:
                                            http_headers=http, warc_headers_dict=fields)
 
         parts = urlparse_cached(request)
-        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        target = ((parts.path or "/") + (f";{parts.params}" if parts.params else "")
+                  + (f"?{parts.query}" if parts.query else ""))  # as Twisted sent it
         sent = _header_lines(request.headers)
         if not any(name.lower() == "host" for name, _ in sent):
             sent.insert(0, ("Host", parts.netloc))

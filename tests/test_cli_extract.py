@@ -258,7 +258,11 @@ def warc(path: Path, records: list[tuple[str, str, str, bytes]], *, gz: bool = T
             else:
                 status, content_type, *encoding = status.split("|")
                 headers = [("Content-Type", content_type)]
-                if encoding:  # stored as sent: gzip-encoded, then chunked
+                if encoding == ["zstd"]:  # as Scrapy asks for it when it can decode it
+                    from backports import zstd
+                    body = zstd.compress(body)
+                    headers += [("Content-Encoding", "zstd")]
+                elif encoding:  # stored as sent: gzip-encoded, then chunked
                     body = gzip.compress(body)
                     body = b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body)
                     headers += [("Content-Encoding", "gzip"), ("Transfer-Encoding", "chunked")]
@@ -339,6 +343,18 @@ def test_a_warc_gives_the_articles_a_crawl_exports_with_their_site(
     # --all-pages: every page's text, as for saved pages
     code, out, err = in_process(model, capsys, "--format", "json", "--all-pages", path)
     assert len(out.splitlines()) == 4
+
+
+def test_a_zstd_encoded_response_in_a_warc_is_read_as_the_crawl_read_it(
+        model: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """warcio undoes gzip and brotli but hands zstd back as it is; Scrapy asks for it."""
+    story = "https://www.harbour.example/2025/03/05/the-fleet-came-home-at-last"
+    path = warc(tmp_path / "zstd.warc.gz", [("response", story, "200 OK|text/html|zstd",
+                                             STORY_PAGE)])
+    code, out, err = in_process(model, capsys, "--format", "json", path)
+    assert code == 0, err
+    (record,) = (json.loads(line) for line in out.splitlines())
+    assert record["text"].endswith("\n\n".join(STORY))
 
 
 def test_damaged_warc_keeps_the_pages_before_the_damage(

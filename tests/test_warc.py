@@ -84,6 +84,23 @@ def test_every_response_is_archived_as_it_came_with_its_request(tmp_path: Path) 
     assert crawler.stats.get_value("newscrawl/warc/records") == 2
 
 
+def test_header_bytes_and_request_targets_are_archived_as_they_were_sent(tmp_path: Path,
+                                                                        ) -> None:
+    """warcio percent-encodes a header with non-ASCII characters, and the request line
+    lost a path's ``;params``: each record must say what went over the wire."""
+    archive, crawler = _archive(tmp_path)
+    page = Request("http://news.example/2024/06/03/story.html;jsessionid=ABC123?p=2")
+    location = "/2024/06/04/żółw.html".encode()  # UTF-8 bytes, as a server sends them
+    archive.process_response(page, Response(page.url, status=302, request=page, headers={
+        b"Location": location, b"Set-Cookie": "who=Zoë; Path=/".encode("latin-1")}))
+    archive.spider_closed()
+    with open(crawler.stats.get_value("newscrawl/warc/file"), "rb") as f:
+        data = gzip.decompress(f.read())
+    assert b"\r\nLocation: " + location + b"\r\n" in data
+    assert "Set-Cookie: who=Zoë; Path=/\r\n".encode("latin-1") in data
+    assert b"GET /2024/06/03/story.html;jsessionid=ABC123?p=2 HTTP/1.1\r\n" in data
+
+
 def test_a_write_failure_is_counted_and_the_crawl_goes_on(tmp_path: Path) -> None:
     archive, crawler = _archive(tmp_path)
     request = Request("http://news.example/")

@@ -261,7 +261,7 @@ def warc_pages(source: Source, limit: int, skipped: Counter[str]) -> Iterator[Pa
                 url = fields.get_header("WARC-Target-URI")
                 site = fields.get_header("Newscrawl-Site") or (
                     (urlsplit(url).hostname or "").removeprefix("www.") if url else None)
-                body = record.content_stream().read(limit)
+                body = _decoded(record.content_stream().read(limit), http, limit)
                 _check_whole(records, record)
                 yield Page(url or source.label, url, body,
                            content_type, _utc(fields.get_header("WARC-Date")), site=site or None,
@@ -272,6 +272,27 @@ def warc_pages(source: Source, limit: int, skipped: Counter[str]) -> Iterator[Pa
             raise Unreadable(f"bad WARC ({exc})", "bad_warc") from None
         except Exception as exc:  # noqa: BLE001 - warcio fails in many ways on a damaged file
             raise Unreadable(f"bad WARC ({type(exc).__name__}: {exc})", "bad_warc") from None
+
+
+_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+
+
+def _decoded(body: bytes, http: Any, limit: int) -> bytes:
+    """The body as the crawl read it: warcio undoes gzip, deflate and brotli, not zstd, which
+    Scrapy asks servers for and decodes (a zstd-encoded article came out of the WARC as
+    binary). At most ``limit`` bytes; a body that is no zstd frame is left as it is."""
+    encoding = (http.get_header("Content-Encoding") or "").strip().lower()
+    if encoding != "zstd" or not body.startswith(_ZSTD_MAGIC):
+        return body
+    try:
+        from compression import zstd  # Python 3.14
+    except ImportError:
+        from backports import zstd  # Scrapy's own dependency before 3.14
+    try:
+        with zstd.ZstdFile(io.BytesIO(body)) as stream:
+            return stream.read(limit)
+    except (zstd.ZstdError, EOFError):
+        return body
 
 
 def _check_whole(records: Any, record: Any) -> None:
