@@ -329,7 +329,9 @@ def to_record(art: Article, url: str | None, model_version: str, crawled_at: str
 class ExportDecision:
     """Whether the crawl would export a WARC page: the pipeline's article decision, minimum
     length and repeats (canonical URL, text hash), in the crawl's own functions and
-    settings."""
+    settings. A WARC holds no site configuration or run settings: a site's
+    ``article_allow``/``article_deny``, ``max_items`` and ``NEWSCRAWL_SINCE`` do not apply,
+    so a crawl cut short by them gives back the articles it downloaded and left out too."""
 
     def __init__(self) -> None:
         from newscrawl import settings
