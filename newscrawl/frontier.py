@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import logging
 import time
+import uuid
 from typing import Any, Self
 
 import redis
@@ -69,6 +70,7 @@ _RELEASE_LUA = """
 local function release(m, requeue)
   local score = redis.call('HGET', KEYS[3], m)
   redis.call('HDEL', KEYS[3], m)
+  redis.call('HDEL', KEYS[9], m)
   local claims = redis.call('HGET', KEYS[5], m)
   redis.call('HDEL', KEYS[5], m)
   if requeue then
@@ -85,7 +87,7 @@ end
 """
 """Shared by the scripts below. KEYS queue, leases, leased (request -> queue score),
 attempts, claims (request -> its articles' URLs and text hash), exported URLs, exported
-hashes."""
+hashes, set aside, owners (request -> the worker holding its lease)."""
 
 _TAKE = _RELEASE_LUA + """
 local now = tonumber(redis.call('TIME')[1])
@@ -108,28 +110,34 @@ if #top == 0 then return {#lapsed, dead} end
 redis.call('ZREM', KEYS[1], top[1])
 redis.call('ZADD', KEYS[2], now + tonumber(ARGV[1]), top[1])
 redis.call('HSET', KEYS[3], top[1], top[2])
+redis.call('HSET', KEYS[9], top[1], ARGV[3])
 return {#lapsed, dead, top[1]}
 """
 """Put lapsed leases back (or aside, after too many), then lease the first request.
-ARGV lease seconds, attempts. Deadlines are Redis's clock, the same for every machine."""
+ARGV lease seconds, attempts, worker. Deadlines are Redis's clock, the same for every
+machine."""
 
 _GIVE_BACK = _RELEASE_LUA + """
 local n = 0
-for _, m in ipairs(ARGV) do
-  if redis.call('ZREM', KEYS[2], m) == 1 then
+for i = 2, #ARGV do
+  local m = ARGV[i]
+  if redis.call('HGET', KEYS[9], m) == ARGV[1] and redis.call('ZREM', KEYS[2], m) == 1 then
     release(m, true)
     n = n + 1
   end
 end
 return n
 """
-"""Return requests still held (a worker stopping); a lease that lapsed meanwhile is left to
-whoever took it back."""
+"""Return requests still held (a worker stopping); ARGV worker, requests. A lease that
+lapsed meanwhile is left to whoever took it back."""
 
 _DONE = _RELEASE_LUA + """
-if redis.call('ZREM', KEYS[2], ARGV[1]) == 1 then release(ARGV[1], false) end
+if redis.call('HGET', KEYS[9], ARGV[2]) == ARGV[1] and redis.call('ZREM', KEYS[2], ARGV[2]) == 1
+then release(ARGV[2], false) end
 return 1
 """
+"""ARGV worker, request. Only the lease's holder ends it: a worker that stalled past its lease
+and finishes late must not end the lease of the worker that took the request back."""
 
 _NEW_CRAWL = """
 if redis.call('ZCARD', KEYS[1]) + redis.call('ZCARD', KEYS[2]) > 0 then return -1 end
@@ -141,9 +149,14 @@ another is seeding the next crawl keeps the fingerprints of that one."""
 
 _RENEW = """
 local deadline = tonumber(redis.call('TIME')[1]) + tonumber(ARGV[1])
-for i = 2, #ARGV do redis.call('ZADD', KEYS[1], 'XX', deadline, ARGV[i]) end
+for i = 3, #ARGV do
+  if redis.call('HGET', KEYS[2], ARGV[i]) == ARGV[2] then
+    redis.call('ZADD', KEYS[1], 'XX', deadline, ARGV[i])
+  end
+end
 return 1
 """
+"""KEYS leases, owners; ARGV lease seconds, worker, requests: the worker's own leases only."""
 
 _CLAIM = """
 for i = 3, #ARGV do
@@ -221,10 +234,11 @@ class Keys:
         self.exported_urls = f"{p}:exported:urls"
         self.exported_hashes = f"{p}:exported:hashes"
         self.dead = f"{p}:dead"
+        self.owners = f"{p}:owners"
 
     def release(self) -> list[str]:
         return [self.queue, self.leases, self.leased, self.attempts, self.claims,
-                self.exported_urls, self.exported_hashes, self.dead]
+                self.exported_urls, self.exported_hashes, self.dead, self.owners]
 
 
 class RedisFrontier:
@@ -248,6 +262,8 @@ class LeasedQueue(PriorityQueue):
         self.attempts = attempts
         self.held: dict[Request, bytes] = {}
         """Requests this worker took and Scrapy has not finished with, and their entries."""
+        self.worker = uuid.uuid4().hex
+        """Who holds the leases this queue takes: only their holder renews or ends them."""
         self.reclaimed = 0
         self.set_aside = 0
         self._push = server.register_script(_PUSH)
@@ -269,7 +285,7 @@ class LeasedQueue(PriorityQueue):
 
     def pop(self, timeout: int = 0) -> Request | None:
         lapsed, dead, *taken = self._take(keys=self.keys.release(),
-                                          args=[self.lease_seconds, self.attempts])
+                                          args=[self.lease_seconds, self.attempts, self.worker])
         if lapsed:
             self.reclaimed += lapsed - dead
             self.set_aside += dead
@@ -285,7 +301,7 @@ class LeasedQueue(PriorityQueue):
     def done(self, request: Request) -> None:
         """Scrapy finished with ``request``: its lease ends, its articles count as exported."""
         if (entry := self.held.pop(request, None)) is not None:
-            self._done(keys=self.keys.release(), args=[entry])
+            self._done(keys=self.keys.release(), args=[self.worker, entry])
 
     def lease_of(self, url: str) -> bytes | None:
         """The entry of the request held for ``url``, if any (linear; few are held)."""
@@ -302,15 +318,15 @@ class LeasedQueue(PriorityQueue):
 
     def renew(self) -> None:
         if self.held:
-            self._renew(keys=[self.keys.leases],
-                        args=[self.lease_seconds, *self.held.values()])
+            self._renew(keys=[self.keys.leases, self.keys.owners],
+                        args=[self.lease_seconds, self.worker, *self.held.values()])
 
     def give_back(self) -> int:
         """Return every held request to the queue (a worker stopping)."""
         entries, self.held = list(self.held.values()), {}
         if not entries:
             return 0
-        return int(self._give_back(keys=self.keys.release(), args=entries))
+        return int(self._give_back(keys=self.keys.release(), args=[self.worker, *entries]))
 
     def pending(self) -> int:
         """Requests queued or leased by any worker: 0 when the shared crawl is done."""

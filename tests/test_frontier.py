@@ -102,6 +102,24 @@ def test_a_lapsed_lease_returns_past_the_fingerprints(redis_server: RedisServer)
     assert alive.pending() == 0
 
 
+def test_a_worker_that_stalled_past_its_lease_leaves_the_new_holders_lease_alone(
+        redis_server: RedisServer) -> None:
+    """A lease was keyed by the request alone: a worker that stalled (a blocked reactor, a
+    paused VM) and finished late ended the lease of the worker that had taken the request
+    back, and with it the request, if that one died before its feed wrote the article."""
+    for finish in ("done", "give_back"):
+        stalled, taker = _queue(redis_server.url, lease=0), _queue(redis_server.url, lease=60)
+        stalled.push_new(_request(1), f"fp-{finish}")
+        late = stalled.pop()
+        taken = taker.pop()  # the stalled worker's lease (0 s) lapsed: taken back
+        assert late is not None and taken is not None and taker.reclaimed == 1
+        stalled.renew()
+        stalled.done(late) if finish == "done" else stalled.give_back()
+        assert len(taker) == 0 and taker.server.zcard(taker.keys.leases) == 1  # still held
+        taker.done(taken)  # its holder ends it
+        assert taker.pending() == 0 and taker.server.hlen(taker.keys.owners) == 0
+
+
 def test_give_back_returns_what_a_worker_holds(redis_server: RedisServer) -> None:
     queue = _queue(redis_server.url, lease=60)
     for n in range(3):
