@@ -194,3 +194,18 @@ def test_the_story_stage_weighs_up_the_pages_of_sets_of_news_articles_only(tmp_p
     one = build_dataset([str(tmp_path / "one")])
     assert story_rows([lp.table for lp in one.pages]).all()
     assert not story_rows([lp.table for lp in ds.pages]).any()
+
+
+def test_readability_truth_keeps_loose_text_and_cjk_pages_score_by_characters(
+        tmp_path: Path) -> None:
+    from newscrawl.evaluation.datasets import load_pages
+
+    pages = {"loose": "<div><p>When</p> there are two solutions to <b>x</b><h2>Head</h2>tail</div>",
+             "zh": "<div><p>国家统计局今天上午发布最新数据显示第三季度国内生产总值。</p></div>"}
+    for name, expected in pages.items():
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "source.html").write_text(f"<html><body>{expected}</body></html>")
+        (tmp_path / name / "expected.html").write_text(expected, "utf-8")
+    loose, zh = load_pages(tmp_path)
+    assert loose.text == "When\n\nthere are two solutions to x\n\nHead\n\ntail"
+    assert (loose.script, zh.script) == ("words", "chars")

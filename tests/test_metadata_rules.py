@@ -98,3 +98,16 @@ def test_tags_are_scored_as_sets():
     exact, f1 = _score("tags", ("Politik",), ["Politik", "Haushalt"])
     assert exact == 0.0 and abs(f1 - 2 / 3) < 1e-9
     assert _score("tags", (), ["Politik"]) == (0.0, 0.0)
+
+
+def test_a_date_is_scored_on_the_golds_calendar():
+    from newscrawl.evaluation.metadata_eval import _score
+
+    # the same moment written in UTC is the gold's day in the gold's zone
+    assert _score("published", "2017-02-24T01:18:13+00:00", "2017-02-23T17:18:13-08:00")[0] == 1
+    assert _score("published", "2017-02-24T09:00:00+00:00", "2017-02-23T17:18:13-08:00")[0] == 0
+    assert _score("published", "2017-02-23", "2017-02-23T17:18:13-08:00")[0] == 1
+    # a gold date given to the month is matched to the month, not never
+    assert _score("published", "1996-06-12", "1996-6")[0] == 1
+    assert _score("published", "1996-07-12", "1996-6")[0] == 0
+    assert _score("published", None, "1996-6")[0] == 0
