@@ -63,3 +63,23 @@ class SiteFullMiddleware:
         if (request.meta.get("newscrawl_page") and site_full is not None
                 and site_full(request.meta.get("site"))):
             raise IgnoreRequest(f"site {request.meta.get('site')} has its max_items articles")
+
+
+class DenyMiddleware:
+    """Downloader middleware: a site's ``deny`` patterns hold for every request of the site,
+    a redirect's target too (``/story`` answering 302 to ``/login?next=/story`` was fetched
+    with ``deny = ['/login']``: the spider checks only the URLs it schedules itself). The
+    spider's errback counts the refusal as ``denied``."""
+
+    def __init__(self, crawler: Crawler):
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
+    def process_request(self, request: Request) -> None:
+        sites = getattr(self.crawler.spider, "sites", None) or {}
+        site = sites.get(request.meta.get("site"))
+        if site is not None and site.denies(request.url):
+            raise IgnoreRequest(f"{request.url}: denied by site {site.name}'s deny patterns")

@@ -99,6 +99,7 @@ EXTENSIONS = {
 # See https://docs.scrapy.org/en/latest/topics/downloader-middleware.html
 DOWNLOADER_MIDDLEWARES = {
     "newscrawl.limits.SiteFullMiddleware": 50,  # a full site's queued pages are not downloaded
+    "newscrawl.limits.DenyMiddleware": 55,  # a site's deny patterns, on redirects too
     "newscrawl.warc.WarcArchiveMiddleware": 950,
 }
 

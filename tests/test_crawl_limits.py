@@ -127,3 +127,32 @@ def test_max_items_exports_exactly_that_many(sample_site: Site, tmp_path: Path) 
     assert stats["item_scraped_count"] == 10
     # the stats file is written after the feeds are stored, so it holds their outcome
     assert stats["feedexport/success_count/FileFeedStorage"] == 1
+
+
+def test_a_redirect_to_a_denied_url_is_not_downloaded_and_counted_as_denied(
+        tmp_path: Path) -> None:
+    from scrapy import Request
+    from scrapy.exceptions import IgnoreRequest
+    from twisted.python.failure import Failure
+
+    from newscrawl.limits import DenyMiddleware
+
+    sites = tmp_path / "sites.toml"
+    sites.write_text('[[site]]\nname = "n"\nstart_urls = ["http://n.example/"]\n'
+                     "deny = ['/login']\n")
+    crawler = get_crawler(NewsSpider)
+    crawler.stats.open_spider()
+    spider = crawler.spider = NewsSpider.from_crawler(crawler, sites=str(sites))
+    mw = build_from_crawler(DenyMiddleware, crawler)
+    story = Request("http://n.example/story", meta={"newscrawl_page": True, "site": "n"})
+    assert mw.process_request(story) is None
+    redirected = story.replace(url="http://n.example/login?next=/story")  # as RedirectMiddleware
+    try:
+        mw.process_request(redirected)
+    except IgnoreRequest:
+        failure = Failure()
+    else:
+        raise AssertionError("a redirect to a denied URL was let through")
+    failure.request = redirected
+    spider.on_error(failure)
+    assert crawler.stats.get_value("newscrawl/dropped/denied") == 1

@@ -296,3 +296,47 @@ def test_deny_patterns_hold_for_sitemaps_and_feeds_too(tmp_path: Path) -> None:
     feeds = [r.url for r in spider.parse_page(page) if isinstance(r, Request)
              and r.callback == spider.parse_feed]
     assert feeds == ["https://www.gazette.example/rss.xml"]
+
+
+def test_site_domains_are_compared_as_scrapy_writes_hosts() -> None:
+    """Scrapy requests an IDN in punycode and hosts in lower case; the config may spell
+    either way."""
+    idn = site_from_url("https://www.bücher.example/")
+    assert idn.allowed_domains == ["xn--bcher-kva.example"]
+    assert idn.allows_domain("https://www.xn--bcher-kva.example/2024/01/01/x.html")
+    assert not idn.allows_domain("https://evilbücher.example/".encode("idna").decode())
+    (cased,) = _sites(['allowed_domains = ["LocalHost"]', 'start_urls = ["http://localhost/"]'])
+    assert cased.allows_domain("http://localhost/2024/01/01/x.html")
+
+
+def _sites(lines: list[str]) -> list:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "sites.toml"
+        path.write_text("[[site]]\n" + "\n".join(lines) + "\n")
+        return load_sites(path)
+
+
+@pytest.mark.parametrize("lines, message", [
+    (['start_urls = ["https://a.example/"]', 'max_items = "5"'], "max_items"),
+    (['start_urls = ["https://a.example/"]', 'follow_links = "false"'], "follow_links"),
+    (['start_urls = ["https://a.example/"]', 'max_depth = -1'], "max_depth"),
+    (['start_urls = ["https://a.example/"]', 'deny = [1]'], "deny"),
+    (['name = "s"', 'start_urls = ["https://a.example/"]\n[[site]]\nname = "s"',
+      'start_urls = ["https://b.example/"]'], "repeated: s"),
+])
+def test_a_site_value_of_the_wrong_kind_is_an_error_not_a_quiet_crawl(
+        lines: list[str], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        _sites(lines)
+
+
+@pytest.mark.parametrize("text", ["site: [\n", "- name: a\n  start_urls: [https://a.example/]\n",
+                                  "site:\n  - just a string\n"])
+def test_a_broken_yaml_sites_file_is_one_error(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "sites.yaml"
+    path.write_text(text)
+    with pytest.raises(ValueError) as info:
+        load_sites(path)
+    assert "\n" not in str(info.value)

@@ -396,6 +396,9 @@ class NewsSpider(scrapy.Spider):
             if stats.get_value(key, 0) > self._ignored_claimed[key]:
                 self._ignored_claimed[key] += 1
                 return reason
+        site = self.sites.get(request.meta.get("site") or "")
+        if site is not None and site.denies(request.url):
+            return "denied"  # newscrawl.limits.DenyMiddleware: a redirect to a denied URL
         if self.site_full(request.meta.get("site")):
             return "site_full"  # newscrawl.limits.SiteFullMiddleware
         max_redirects = self.crawler.settings.getint("REDIRECT_MAX_TIMES")

@@ -49,6 +49,8 @@ class SiteConfig:
         if not self.allowed_domains:
             hosts = {urlsplit(u).hostname for u in self.start_urls + self.sitemaps + self.feeds}
             self.allowed_domains = sorted(h.removeprefix("www.") for h in hosts if h)
+        # as Scrapy writes the hosts of the URLs it requests: lower case, IDNs in punycode
+        self.allowed_domains = [_ascii_host(self.name, d) for d in self.allowed_domains]
         self._allow = [_compile(self.name, p) for p in self.article_allow]
         self._article_deny = [_compile(self.name, p) for p in self.article_deny]
         self._deny = [_compile(self.name, p) for p in self.deny]
@@ -59,7 +61,11 @@ class SiteConfig:
 
     def may_request(self, url: str) -> bool:
         """On an allowed domain and not denied."""
-        return self.allows_domain(url) and not any(p.search(url) for p in self._deny)
+        return self.allows_domain(url) and not self.denies(url)
+
+    def denies(self, url: str) -> bool:
+        """A ``deny`` pattern matches: never requested, a redirect's target included."""
+        return any(p.search(url) for p in self._deny)
 
     def url_kind(self, url: str) -> str:
         """What the site's own patterns say: ``listing`` (never an article), ``article``
@@ -70,6 +76,13 @@ class SiteConfig:
         if self._allow:
             return "article" if any(p.search(url) for p in self._allow) else "listing"
         return "unknown"
+
+
+def _ascii_host(site: str, domain: str) -> str:
+    try:
+        return domain.strip().strip(".").lower().encode("idna").decode("ascii")
+    except UnicodeError as exc:
+        raise ValueError(f"site {site!r}: bad domain {domain!r}: {exc}") from None
 
 
 def _compile(site: str, pattern: str) -> re.Pattern[str]:
@@ -91,12 +104,27 @@ def site_from_dict(data: dict[str, Any], default_name: str = "site") -> SiteConf
     if unknown:
         raise ValueError(f"unknown site settings {sorted(unknown)}; known: {sorted(_FIELDS)}")
     data = dict(data)
-    for key in ("start_urls", "sitemaps", "feeds", "allowed_domains", "article_allow",
-                "article_deny", "deny"):
+    name = data.setdefault("name", default_name)
+    for key in _LISTS:
         if isinstance(data.get(key), str):
             data[key] = [data[key]]
-    data.setdefault("name", default_name)
+        if key in data and not (isinstance(data[key], list)
+                                and all(isinstance(v, str) for v in data[key])):
+            raise ValueError(f"site {name!r}: {key} must be a list of strings")
+    for key, kind in (("robots_sitemaps", bool), ("follow_links", bool), ("max_items", int),
+                      ("max_depth", int)):
+        value = data.get(key)
+        # a bool is an int to Python, and "false" is true: each must be what it says
+        if key in data and (type(value) is not kind or (kind is int and value < 0)):
+            expected = "true or false" if kind is bool else "a whole number, 0 or more"
+            raise ValueError(f"site {name!r}: {key} = {value!r}, expected {expected}")
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"site name {name!r}: a site's name is a non-empty string")
     return SiteConfig(**data)
+
+
+_LISTS = ("start_urls", "sitemaps", "feeds", "allowed_domains", "article_allow",
+          "article_deny", "deny")
 
 
 def load_sites(path: str | Path) -> list[SiteConfig]:
@@ -109,15 +137,26 @@ def load_sites(path: str | Path) -> list[SiteConfig]:
         except ImportError:
             raise ValueError(f"{path}: YAML needs PyYAML (pip install pyyaml); "
                              "or write the file as TOML") from None
-        data = yaml.safe_load(raw) or {}
+        try:
+            data = yaml.safe_load(raw) or {}
+        except yaml.YAMLError as exc:
+            raise ValueError(f"{path}: {' '.join(str(exc).split())}") from None
     else:
         data = tomllib.loads(raw.decode("utf-8"))
-    tables = data.get("site") or data.get("sites") or []
+    tables = (data.get("site") or data.get("sites") or []) if isinstance(data, dict) else None
     if isinstance(tables, dict):
         tables = [tables]
+    if tables is None or not isinstance(tables, list) or not all(
+            isinstance(t, dict) for t in tables):
+        raise ValueError(f"{path}: expected site tables ([[site]] in TOML, a 'site:' list "
+                         "of mappings in YAML)")
     if not tables:
         raise ValueError(f"{path}: no [[site]] tables")
-    return [site_from_dict(t, default_name=f"site{i + 1}") for i, t in enumerate(tables)]
+    sites = [site_from_dict(t, default_name=f"site{i + 1}") for i, t in enumerate(tables)]
+    names = [site.name for site in sites]
+    if repeated := sorted({n for n in names if names.count(n) > 1}):
+        raise ValueError(f"{path}: site names must differ; repeated: {', '.join(repeated)}")
+    return sites
 
 
 def site_from_url(url: str) -> SiteConfig:
