@@ -45,11 +45,16 @@ class MaxItemsPipeline:
         raise SiteFull(f"{item.url}: site {item.site} has its max_items articles")
 
 
-class SiteFullMiddleware:
-    """Downloader middleware: a page request of a site that has its ``max_items`` is not
-    downloaded. The spider stops discovering a full site's pages, but those it queued before
-    are still in the scheduler; each is refused here (``IgnoreRequest``) and the spider's
-    errback counts it as ``newscrawl/dropped/site_full``."""
+class SiteRequestsMiddleware:
+    """Downloader middleware: the requests of a site that must not be downloaded, refused
+    (``IgnoreRequest``) for the spider's errback to count.
+
+    - URLs its ``deny`` patterns name, a redirect's target too (``/story`` answering 302 to
+      ``/login?next=/story`` was fetched with ``deny = ['/login']``: the spider checks only
+      the URLs it schedules itself): ``denied``.
+    - Once the site has its ``max_items``, its page requests: the spider stops discovering a
+      full site's pages, but those it queued before are still in the scheduler: ``site_full``.
+    """
 
     def __init__(self, crawler: Crawler):
         self.crawler = crawler
@@ -59,27 +64,11 @@ class SiteFullMiddleware:
         return cls(crawler)
 
     def process_request(self, request: Request) -> None:
-        site_full = getattr(self.crawler.spider, "site_full", None)
-        if (request.meta.get("newscrawl_page") and site_full is not None
-                and site_full(request.meta.get("site"))):
-            raise IgnoreRequest(f"site {request.meta.get('site')} has its max_items articles")
-
-
-class DenyMiddleware:
-    """Downloader middleware: a site's ``deny`` patterns hold for every request of the site,
-    a redirect's target too (``/story`` answering 302 to ``/login?next=/story`` was fetched
-    with ``deny = ['/login']``: the spider checks only the URLs it schedules itself). The
-    spider's errback counts the refusal as ``denied``."""
-
-    def __init__(self, crawler: Crawler):
-        self.crawler = crawler
-
-    @classmethod
-    def from_crawler(cls, crawler: Crawler) -> Self:
-        return cls(crawler)
-
-    def process_request(self, request: Request) -> None:
-        sites = getattr(self.crawler.spider, "sites", None) or {}
-        site = sites.get(request.meta.get("site"))
+        spider = self.crawler.spider
+        name = request.meta.get("site")
+        site = (getattr(spider, "sites", None) or {}).get(name)
         if site is not None and site.denies(request.url):
             raise IgnoreRequest(f"{request.url}: denied by site {site.name}'s deny patterns")
+        site_full = getattr(spider, "site_full", None)
+        if request.meta.get("newscrawl_page") and site_full is not None and site_full(name):
+            raise IgnoreRequest(f"site {name} has its max_items articles")

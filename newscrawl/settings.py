@@ -98,8 +98,8 @@ EXTENSIONS = {
 # next to the download handler (950, only with NEWSCRAWL_WARC_DIR)
 # See https://docs.scrapy.org/en/latest/topics/downloader-middleware.html
 DOWNLOADER_MIDDLEWARES = {
-    "newscrawl.limits.SiteFullMiddleware": 50,  # a full site's queued pages are not downloaded
-    "newscrawl.limits.DenyMiddleware": 55,  # a site's deny patterns, on redirects too
+    # a site's denied URLs (redirect targets too) and a full site's queued pages: not downloaded
+    "newscrawl.limits.SiteRequestsMiddleware": 50,
     "newscrawl.warc.WarcArchiveMiddleware": 950,
 }
 

@@ -13,7 +13,7 @@ from scrapy.utils.test import get_crawler
 
 from newscrawl.demo import crawl_command, crawl_env
 from newscrawl.items import Article
-from newscrawl.limits import MaxItemsPipeline, SiteFull, SiteFullMiddleware
+from newscrawl.limits import MaxItemsPipeline, SiteFull, SiteRequestsMiddleware
 from newscrawl.spiders.news import NewsSpider
 from newscrawl.spiders.sites import site_from_url
 
@@ -52,7 +52,7 @@ def test_a_full_sites_queued_pages_are_not_downloaded() -> None:
     crawler.stats.open_spider()
     spider = crawler.spider = NewsSpider.from_crawler(crawler, url="http://n.example/",
                                                       max_items="1")
-    mw = build_from_crawler(SiteFullMiddleware, crawler)
+    mw = build_from_crawler(SiteRequestsMiddleware, crawler)
     page = Request("http://n.example/2024/05/a-queued-story",
                    meta={"newscrawl_page": True, "site": "n.example"})
     assert mw.process_request(page) is None  # not full yet
@@ -135,15 +135,13 @@ def test_a_redirect_to_a_denied_url_is_not_downloaded_and_counted_as_denied(
     from scrapy.exceptions import IgnoreRequest
     from twisted.python.failure import Failure
 
-    from newscrawl.limits import DenyMiddleware
-
     sites = tmp_path / "sites.toml"
     sites.write_text('[[site]]\nname = "n"\nstart_urls = ["http://n.example/"]\n'
                      "deny = ['/login']\n")
     crawler = get_crawler(NewsSpider)
     crawler.stats.open_spider()
     spider = crawler.spider = NewsSpider.from_crawler(crawler, sites=str(sites))
-    mw = build_from_crawler(DenyMiddleware, crawler)
+    mw = build_from_crawler(SiteRequestsMiddleware, crawler)
     story = Request("http://n.example/story", meta={"newscrawl_page": True, "site": "n"})
     assert mw.process_request(story) is None
     redirected = story.replace(url="http://n.example/login?next=/story")  # as RedirectMiddleware

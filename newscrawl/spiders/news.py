@@ -398,9 +398,9 @@ class NewsSpider(scrapy.Spider):
                 return reason
         site = self.sites.get(request.meta.get("site") or "")
         if site is not None and site.denies(request.url):
-            return "denied"  # newscrawl.limits.DenyMiddleware: a redirect to a denied URL
+            return "denied"  # newscrawl.limits.SiteRequestsMiddleware: a redirect to a denied URL
         if self.site_full(request.meta.get("site")):
-            return "site_full"  # newscrawl.limits.SiteFullMiddleware
+            return "site_full"  # newscrawl.limits.SiteRequestsMiddleware
         max_redirects = self.crawler.settings.getint("REDIRECT_MAX_TIMES")
         if (request.meta.get("redirect_times", 0) >= max_redirects
                 or request.meta.get("redirect_ttl") == 0):
