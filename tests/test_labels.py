@@ -55,35 +55,3 @@ def test_chinese_truth_aligns_by_character() -> None:
 
 def test_empty_truth_labels_nothing() -> None:
     assert label_nodes(["Some text here"], "").tolist() == [0]
-
-
-def test_menu_word_above_the_article_cannot_claim_the_truths_first_words() -> None:
-    """The truth opens with "News"; the menu's "News" comes first in the page but the
-    headline's match starts the truth's content after it, so the menu item is not content."""
-    truth = "News Storm closes coast road\n\n" + TRUTH.split("\n\n", 1)[1]
-    texts = ["Home", "News", "Sport",
-             "News Storm closes coast road",
-             "The coast road was closed on Monday after waves broke over the sea wall near the "
-             "harbour."]
-    assert label_nodes(texts, truth).tolist() == [0, 0, 0, 1, 1]
-
-
-def test_a_short_node_cannot_claim_words_a_node_before_it_claimed() -> None:
-    truth = "Storm closes coast road\n\nharbour\n\nThe coast road was closed on Monday."
-    texts = ["Storm closes coast road", "harbour", "harbour",
-             "The coast road was closed on Monday."]
-    assert label_nodes(texts, truth).tolist() == [1, 1, 0, 1]
-
-
-def test_short_node_before_the_headline_counts_when_the_truth_holds_it_there() -> None:
-    truth = "Weather\n\nStorm closes coast road\n\nThe coast road was closed on Monday."
-    texts = ["Weather", "Storm closes coast road", "The coast road was closed on Monday."]
-    assert label_nodes(texts, truth).tolist() == [1, 1, 1]
-
-
-def test_chinese_menu_items_are_short_by_characters() -> None:
-    """Four characters are two words: a menu item, matched only beside the content, not
-    where the truth names the channel at its end."""
-    truth = "北京今天下雪了。交通受到影响，市民出行请注意安全。来源：国内新闻"
-    texts = ["国内新闻", "北京今天下雪了。交通受到影响，", "市民出行请注意安全。"]
-    assert label_nodes(texts, truth).tolist() == [0, 1, 1]
