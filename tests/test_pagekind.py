@@ -230,6 +230,33 @@ def test_markup_tells_a_story_from_pages_whose_prose_reads_like_one(extractor) -
     assert grid["time_elements"] == pytest.approx(np.log1p(12))
 
 
+def test_a_menu_that_links_the_page_itself_marks_a_sites_fixed_page() -> None:
+    """A privacy page's footer links the privacy page; a story's template does not link the
+    story. Links into the page (skip links, comments), a breadcrumb's last step and an
+    article's own footer are on stories too, and are not counted."""
+    from lxml import etree
+
+    from newscrawl.extraction.pagekind import menu_self_links
+
+    def count(body: str, url: str = "https://www.example.com/privacy/") -> int:
+        return menu_self_links(etree.HTML(f"<html><body>{body}</body></html>"), url)
+
+    footer = "<footer><ul><li><a href='/about/'>About</a></li>{}</ul></footer>"
+    own = "<li><a href='/privacy/'>Privacy</a></li>"
+    assert count(footer.format(own)) == 1
+    assert count(footer.format("<li><a href='https://example.com/privacy'>P</a></li>")) == 1
+    assert count("<div class='site-nav'><a href='../privacy/'>Privacy</a></div>",
+                 "https://www.example.com/privacy/") == 1
+    assert count(footer.format("")) == 0
+    assert count(f"<p>{own}</p>") == 0  # not in a menu
+    assert count("<nav><a href='/privacy/#main'>Skip to content</a></nav>") == 0
+    assert count("<nav class='breadcrumb'><a href='/privacy/'>Privacy</a></nav>") == 0
+    assert count("<article><p>Story</p><footer><a href='/privacy/'>Link</a></footer>"
+                 "</article>") == 0
+    assert count(footer.format(own), "https://www.example.com/") == 0  # a root has no name
+    assert count(footer.format(own), None) == 0
+
+
 def _booster(names: list[str], version: str | None = str(PAGE_FEATURE_VERSION),
              threshold: str | None = "0.5",
              classes: str = " ".join(PAGE_CLASSES)) -> xgb.Booster:

@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, unquote, urljoin, urlsplit
 
 import numpy as np
 from lxml import etree
@@ -59,7 +59,7 @@ from .xgboost_lean import import_xgboost
 
 xgb = import_xgboost()
 
-PAGE_FEATURE_VERSION = 4
+PAGE_FEATURE_VERSION = 5
 PAGE_CLASSES = ("article", "collection", "documentation", "forum", "listing", "product",
                 "service")
 """What the page classifier tells apart: WCXB's seven page types. A news site's section, tag,
@@ -108,7 +108,7 @@ MARKUP_FEATURES = (
     "any_product_type", "any_faq_type", "forms", "inputs", "buttons", "selects",
     "textareas", "prices", "subheadings",
     "article_elements", "repeated_blocks", "time_elements", "distinct_times", "images",
-    "h1_elements",
+    "h1_elements", "menu_self_links",
 )
 """What the markup holds (``markup_counts`` on the raw tree, ``page_signals`` on the page's
 text): forum, documentation, service or product and listing shapes, in that order."""
@@ -185,6 +185,10 @@ def word_count(text: str) -> float:
 _BLOCKS = frozenset({"div", "li", "article", "section", "tr"})
 # "/descendant::*" visits elements only; "//" visits every node, text included.
 _NAV_TAGS = frozenset({"nav", "aside"})
+_MENU_TAGS = frozenset({"nav", "footer", "menu"})
+_MENU_ROLES = frozenset({"navigation", "contentinfo", "menu", "menubar"})
+_MENU_WORDS = ("nav", "menu", "footer")
+_MAIN_TAGS = frozenset({"article", "main"})
 _MICRODATA = etree.XPath("/descendant::*/@itemtype"
                          " | /descendant::*/@itemprop[. = 'author' or . = 'creator']")
 """Declared item types and author properties, in document order: one call."""
@@ -193,7 +197,56 @@ _COUNTED = ("input", "time", "ul", "ol", "script", "form", "button", "select", "
             "code", "article", "img", "h1", *_SUBHEADINGS)
 
 
-def markup_counts(root: etree._Element) -> dict[str, float]:
+def _same_page(url: str) -> str:
+    """``url`` without scheme, fragment, host case, ``www.`` and a trailing slash."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return ""
+    host = parts.netloc.lower().removeprefix("www.")
+    query = f"?{parts.query}" if parts.query else ""
+    return f"{host}{unquote(parts.path).rstrip('/')}{query}"
+
+
+def _in_menu(link: etree._Element) -> bool:
+    """In a menu or footer of the site's template: not inside the page's ``<article>`` or
+    ``<main>``, where an article's own footer may link the article, nor in a breadcrumb,
+    whose last step is the page on every kind of page."""
+    menu = False
+    for el in link.iterancestors():
+        if el.tag in _MAIN_TAGS:
+            return False
+        names = f"{el.get('class') or ''} {el.get('id') or ''}".lower()
+        if "breadcrumb" in names:
+            return False
+        menu = menu or (el.tag in _MENU_TAGS or (el.get("role") or "") in _MENU_ROLES
+                        or any(word in names for word in _MENU_WORDS))
+    return menu
+
+
+def menu_self_links(root: etree._Element, url: str | None) -> int:
+    """Links to the page itself in a menu or footer. A site's fixed pages (privacy, terms,
+    contact, a section front) are menu destinations, so each holds the menu that links it;
+    a story is linked from listings, not from its own template. Only hrefs holding the
+    URL's last path segment are resolved, so a page costs a few ``urljoin`` calls; a link
+    with a fragment points into the page (skip links, comments) and is not counted."""
+    if not url:
+        return 0
+    own = _same_page(url)
+    last = [s for s in urlsplit(url).path.split("/") if s][-1:] if own else []
+    if not last:
+        return 0
+    spellings = {last[0], unquote(last[0])}
+    count = 0
+    for link in root.iter("a"):
+        href = link.get("href")
+        if (href and "#" not in href and any(s in href for s in spellings)
+                and _same_page(urljoin(url, href)) == own):
+            count += _in_menu(link)
+    return count
+
+
+def markup_counts(root: etree._Element, url: str | None = None) -> dict[str, float]:
     """The ``MARKUP_FEATURES`` read from the raw tree, before cleaning drops forms, scripts
     and navigation: one pass over the elements named, one climb from the links, one XPath
     for microdata (p50 0.6 ms on WCXB dev: the ``markup`` stage of an Article's timings)."""
@@ -272,6 +325,7 @@ def markup_counts(root: etree._Element) -> dict[str, float]:
         "distinct_times": math.log1p(len(times)),
         "images": math.log1p(tags["img"]),
         "h1_elements": tags["h1"],
+        "menu_self_links": menu_self_links(root, url),
     }
 
 
@@ -365,7 +419,7 @@ def url_features(url: str | None, row: np.ndarray) -> None:
     except ValueError:
         row[start:stop] = np.nan
         return
-    path = parts.path or "/"
+    path = unquote(parts.path) or "/"
     segments = [s for s in path.split("/") if s]
     last = segments[-1] if segments else ""
     ext_match = _EXTENSION.search(last)
