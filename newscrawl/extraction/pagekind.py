@@ -59,7 +59,7 @@ from .xgboost_lean import import_xgboost
 
 xgb = import_xgboost()
 
-PAGE_FEATURE_VERSION = 5
+PAGE_FEATURE_VERSION = 6
 PAGE_CLASSES = ("article", "collection", "documentation", "forum", "listing", "product",
                 "service")
 """What the page classifier tells apart: WCXB's seven page types. A news site's section, tag,
@@ -127,7 +127,7 @@ def _names() -> tuple[str, ...]:
     via = tuple(f"via_{v}" for v in FOUND_VIA)
     text = ("words", "prose_words", "prose_share", "paragraphs", "long_paragraphs",
             "mean_paragraph_words", "max_paragraph_words", "short_paragraph_share",
-            "digit_share", "currency_signs", "dates_and_times")
+            "digit_share", "currency_signs", "dates_and_times", "title_menu_words")
     nodes = ("nodes", "kept_nodes", "kept_char_share", "kept_containers",
              "kept_nodes_per_container", "kept_heading_share", "kept_link_density",
              "page_link_density", "best_block_share", "kept_proba", "page_doubt",
@@ -482,9 +482,11 @@ def page_features(*, url: str | None, text: str, page_type: str | None = None,
                   description: str | None = None, section: str | None = None,
                   image: str | None = None, tags: Sequence[str] = (),
                   signals: PageSignals | None = None, found_via: str | None = None,
-                  words_scores: np.ndarray | None = None) -> np.ndarray:
+                  words_scores: np.ndarray | None = None,
+                  title_menu: float | None = None) -> np.ndarray:
     """One float32 row over ``PAGE_FEATURE_NAMES``; ``found_via`` None when unknown,
-    ``words_scores`` (``PageWords.score``) None when no regression scored the page."""
+    ``words_scores`` (``PageWords.score``) and ``title_menu`` (``PageWords.menu_score``)
+    None when no regression scored the page."""
     row = np.zeros(len(PAGE_FEATURE_NAMES), dtype=np.float32)
     c = _COL
     url_features(url, row)
@@ -542,6 +544,7 @@ def page_features(*, url: str | None, text: str, page_type: str | None = None,
     row[start:start + len(MARKUP_FEATURES)] = s.markup or np.nan
     start = c["page_words_article"]
     row[start:start + len(PAGE_CLASSES)] = np.nan if words_scores is None else words_scores
+    row[c["title_menu_words"]] = np.nan if title_menu is None else title_menu
     return row
 
 
@@ -553,7 +556,8 @@ def article_features(article: object, found_via: str | None = None,
         published=article.published, modified=article.modified, authors=article.authors,
         description=article.description, section=article.section, image=article.image,
         tags=article.tags, signals=article.signals, found_via=found_via,
-        words_scores=words.score(article.signals.page_text) if words is not None else None)
+        words_scores=words.score(article.signals.page_text) if words is not None else None,
+        title_menu=words.menu_score(article.title) if words is not None else None)
 
 
 WORDS_TEXT_CHARS = 100_000
@@ -579,13 +583,22 @@ class PageWords:
     most languages besides English, add nothing, and the columns are the intercepts.
     """
 
-    def __init__(self, intercepts: Sequence[float], weights: dict[str, Sequence[float]]):
+    def __init__(self, intercepts: Sequence[float], weights: dict[str, Sequence[float]],
+                 menu: dict[str, float] | None = None):
         self.intercepts = np.asarray(intercepts, dtype=np.float64)
         """One per class of ``PAGE_CLASSES``."""
         words = sorted(weights)
         self.index = {word: k for k, word in enumerate(words)}
         self.matrix = np.array([weights[w] for w in words], dtype=np.float64).reshape(
             len(words), len(self.intercepts))
+        self.menu = dict(menu or {})
+        """How far a word names a site's fixed pages (``menu_word_weights``)."""
+
+    def menu_score(self, title: str | None) -> float | None:
+        """The mean ``menu`` weight of a title's distinct words, 0 for a word not in it:
+        "Privacy and cookies", "Kontakt", "About us" read as the names of a site's fixed
+        pages, a story's headline does not. None without a title."""
+        return menu_score(self.menu, title)
 
     def score(self, text: str) -> np.ndarray:
         """The regression's log-odds per class for a page's text (``PageSignals.page_text``)."""
@@ -600,6 +613,7 @@ class PageWords:
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, PageWords) and self.index == other.index
+                and self.menu == other.menu
                 and np.array_equal(self.intercepts, other.intercepts)
                 and np.array_equal(self.matrix, other.matrix))
 
@@ -610,7 +624,7 @@ class PageWords:
         path.write_text(json.dumps({"format": _WORDS_FORMAT, **attrs,
                                     "classes": list(PAGE_CLASSES),
                                     "intercepts": self.intercepts.tolist(),
-                                    "weights": weights},
+                                    "weights": weights, "menu_words": self.menu},
                                    ensure_ascii=False, sort_keys=True), "utf-8")
 
     @classmethod
@@ -621,10 +635,54 @@ class PageWords:
         if tuple(data["classes"]) != PAGE_CLASSES:
             raise ModelMismatch(f"{path}: classes {data['classes']}, the code's are "
                                 f"{list(PAGE_CLASSES)}")
-        return cls(data["intercepts"], data["weights"])
+        return cls(data["intercepts"], data["weights"], data["menu_words"])
 
 
-_WORDS_FORMAT = "newscrawl-page-words-2"
+_WORDS_FORMAT = "newscrawl-page-words-3"
+
+MENU_MIN_DOMAINS = 10
+"""Footer-link domains from which a word is weighed (``menu_word_weights``)."""
+
+
+def title_words(title: str | None) -> set[str]:
+    return set(_LETTERS.findall((title or "").lower()))
+
+
+def footer_link_words(root: etree._Element) -> set[str]:
+    """The words of the links in a page's footer (a ``<footer>``, ``role="contentinfo"`` or
+    a class or id naming one, outside ``<article>`` and ``<main>``): where every site links
+    its privacy, terms, imprint, contact and about pages, in its own language."""
+    words: set[str] = set()
+    for link in root.iter("a"):
+        footer = False
+        for el in link.iterancestors():
+            if el.tag in _MAIN_TAGS:
+                footer = False
+                break
+            names = f"{el.get('class') or ''} {el.get('id') or ''}".lower()
+            footer = footer or (el.tag == "footer" or el.get("role") == "contentinfo"
+                                or "footer" in names)
+        if footer:
+            words |= title_words("".join(link.itertext()))
+    return words
+
+
+def menu_word_weights(footer_domains: Counter[str], title_domains: Counter[str]
+                      ) -> dict[str, float]:
+    """Per word, of the domains holding it in footer links or in page titles, the share
+    holding it in footer links (one added below, so a word on few domains weighs little);
+    words in the footer links of fewer than ``MENU_MIN_DOMAINS`` domains are left out.
+    Learnt from the pages alone, no label: "privacy", "impressum", "contact" are in the
+    footers of hundreds of sites and in few titles; "the" and "and" are in both."""
+    return {w: round(f / (f + title_domains[w] + 1), 4)
+            for w, f in sorted(footer_domains.items()) if f >= MENU_MIN_DOMAINS}
+
+
+def menu_score(weights: dict[str, float], title: str | None) -> float | None:
+    words = title_words(title)
+    if not words:
+        return None
+    return sum(weights.get(w, 0.0) for w in sorted(words)) / len(words)
 
 
 @dataclass(frozen=True, slots=True)
