@@ -654,17 +654,22 @@ def footer_link_words(root: etree._Element) -> set[str]:
     its privacy, terms, imprint, contact and about pages, in its own language."""
     words: set[str] = set()
     for link in root.iter("a"):
-        footer = False
-        for el in link.iterancestors():
-            if el.tag in _MAIN_TAGS:
-                footer = False
-                break
-            names = f"{el.get('class') or ''} {el.get('id') or ''}".lower()
-            footer = footer or (el.tag == "footer" or el.get("role") == "contentinfo"
-                                or "footer" in names)
-        if footer:
+        if in_footer(link):
             words |= title_words("".join(link.itertext()))
     return words
+
+
+def in_footer(el: etree._Element) -> bool:
+    """Inside a ``<footer>``, ``role="contentinfo"`` or an element whose class or id names a
+    footer, and not inside ``<article>`` or ``<main>`` (an article's own footer)."""
+    footer = False
+    for up in el.iterancestors():
+        if up.tag in _MAIN_TAGS:
+            return False
+        names = f"{up.get('class') or ''} {up.get('id') or ''}".lower()
+        footer = footer or (up.tag == "footer" or up.get("role") == "contentinfo"
+                            or "footer" in names)
+    return footer
 
 
 def menu_word_weights(footer_domains: Counter[str], title_domains: Counter[str]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import random
 import shlex
 import sys
 import time
@@ -23,6 +24,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import urljoin, urlsplit
 
 import numpy as np
 
@@ -40,14 +42,16 @@ from ..extraction.pagekind import (
     PageWords,
     article_features,
     footer_link_words,
+    in_footer,
     menu_score,
     menu_word_weights,
     title_words,
+    word_count,
     words_of,
 )
 from ..extraction.parse import parse
 from ..extraction.site import SiteMemory
-from .listings import SEED, Story, generate_pages
+from .listings import SEED, FixedPage, Story, generate_pages
 
 PARAMS = {"objective": "multi:softprob", "num_class": len(PAGE_CLASSES),
           "eval_metric": "mlogloss", "max_depth": 3, "eta": 0.1, "subsample": 0.9,
@@ -79,9 +83,12 @@ _LISTING_KINDS = frozenset({"archive", "author", "front", "search", "section", "
 
 def page_class(kind: str, is_article: int) -> int:
     """The index in ``PAGE_CLASSES`` a training page is learnt as: fundus-dev's pages are
-    articles, the generated news-site pages (and any untyped page) listings."""
+    articles, the generated news-site pages (and any untyped page) listings, the generated
+    fixed pages services (WCXB's type for a site's about, contact and service pages)."""
     if is_article:
         return 0
+    if kind == "fixed":
+        return PAGE_CLASSES.index("service")
     if kind in PAGE_CLASSES:
         return PAGE_CLASSES.index(kind)
     return PAGE_CLASSES.index("listing")
@@ -172,31 +179,75 @@ def extract_pages(data_dirs: list[str], generated_sites: int, limit: int | None,
         log(f"  {name}: {n} pages")
     rows = PageRows()
     stories: list[Story] = []
+    readings: list[tuple[str, list[tuple[str, str]], list[str]]] = []
     for name, page in pages:
         art = memory.extract(page.body, page.url)
+        words, links, prose = _footer(page.body, page.url)
+        readings.append((page.domain, links, prose))
         rows.add(art, int(page.page_type == "article"), page.domain, name,
-                 page.page_type or "unknown", NEWS_WEIGHT if page.publisher else 1.0,
-                 _footer_words(page.body, page.url))
+                 page.page_type or "unknown", NEWS_WEIGHT if page.publisher else 1.0, words)
         if page.page_type == "article" and page.text:
             paras = tuple(p for p in page.text.split("\n\n") if p.strip())[:2]
             title = page.meta.get("title") or art.title
             if title and paras and page.url:
                 stories.append(Story(title, paras, page.url))
-    generated = list(generate_pages(stories, sites=generated_sites))
+    generated = generate_pages(stories, sites=generated_sites, fixed=fixed_pages(readings))
     for page in generated:
         memory.extract(page.html, page.url)
     for page in generated:
-        rows.add(memory.extract(page.html, page.url), 0, page.site, "generated", page.kind)
-    log(f"  generated: {generated_sites} sites, {len(generated)} pages")
+        rows.add(memory.extract(page.html, page.url), 0, page.site, "generated", page.kind,
+                 FIXED_WEIGHT if page.kind == "fixed" else 1.0)
+    log(f"  generated: {generated_sites} sites, {len(generated)} pages "
+        f"({sum(p.kind == 'fixed' for p in generated)} fixed)")
     return rows, digest.hexdigest(), len(stories)
 
 
-def _footer_words(body: bytes, url: str | None) -> set[str]:
+FIXED_WEIGHT = 0.25
+FIXED_PROSE_WORDS = 25
+"""Words from which a text in a footer is prose a fixed page could hold."""
+
+
+def _footer(body: bytes, url: str | None) -> tuple[set[str], list[tuple[str, str]], list[str]]:
+    """A real page's footer: the words of its links (``footer_link_words``), its links of one
+    to four words to other paths of its own host (text, path), and its runs of prose."""
     try:
         _, text, utf8 = decode_page(body, None, url)
     except NotText:
-        return set()
-    return footer_link_words(parse(text, utf8))
+        return set(), [], []
+    root = parse(text, utf8)
+    host = urlsplit(url or "").hostname
+    links: list[tuple[str, str]] = []
+    prose: list[str] = []
+    for el in root.iter("a", "p", "div", "li", "small", "span"):
+        if el.tag == "a":
+            name = " ".join("".join(el.itertext()).split())
+            if not 0 < word_count(name) <= 4 or not el.get("href") or not in_footer(el):
+                continue
+            try:
+                target = urlsplit(urljoin(url or "", el.get("href")))
+            except ValueError:
+                continue
+            if host and target.hostname == host and target.path not in ("", "/"):
+                links.append((name, target.path))
+        elif el.text and word_count(el.text) >= FIXED_PROSE_WORDS and in_footer(el):
+            prose.append(" ".join(el.text.split()))
+    return footer_link_words(root), links, prose
+
+
+def fixed_pages(readings: list[tuple[str, list[tuple[str, str]], list[str]]]
+                ) -> list[FixedPage]:
+    """One fixed page per site whose footer has both links and prose: a link's name and path,
+    the footer's prose (three runs at most), in a seeded order."""
+    rng = random.Random(SEED)
+    seen: set[str] = set()
+    pages = []
+    for site, links, prose in readings:
+        if links and prose and site not in seen:
+            seen.add(site)
+            title, path = rng.choice(links)
+            pages.append(FixedPage(title, path, tuple(dict.fromkeys(prose))[:3]))
+    rng.shuffle(pages)
+    return pages
 
 
 def menu_columns(rows: PageRows, real: np.ndarray) -> tuple[np.ndarray, dict[str, float]]:
@@ -397,7 +448,8 @@ def run(args: argparse.Namespace) -> int:
     oof = out_of_fold(X, labels, weight, splits, columns=columns)
     X_url = X[:, :len(URL_FEATURE_NAMES)]
     oof_url = out_of_fold(X_url, y, weight, splits, URL_FEATURE_NAMES)
-    threshold = choose_threshold(oof[real], y[real], oof[~real])
+    # The generated listings bound the threshold; the fixed pages only teach the classifier.
+    threshold = choose_threshold(oof[real], y[real], oof[~real & (kinds != "fixed")])
 
     t0 = time.perf_counter()
     booster = fit(X, labels, weight)
