@@ -18,7 +18,6 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import islice
 
 from ..extraction.text import CJK_CHAR, HANGUL, KANA
 
@@ -54,22 +53,11 @@ class Story:
 
 
 @dataclass(frozen=True, slots=True)
-class FixedPage:
-    """What a site's fixed page is made of, read from a real training page's footer: the
-    text and path of one of its links (an imprint, terms, contact or about page, a service),
-    and the prose the footer carries (disclaimers, copyright, cookie and "about us" notes)."""
-
-    title: str
-    path: str
-    paragraphs: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class GeneratedPage:
     url: str
     html: str
     kind: str
-    """``front``, ``section``, ``tag``, ``author``, ``archive``, ``search`` or ``fixed``."""
+    """``front``, ``section``, ``tag``, ``author``, ``archive`` or ``search``."""
     site: str
 
 
@@ -187,20 +175,13 @@ def _language(story: Story) -> str:
     return "ja" if re.search(f"[{KANA}]", text) else "zh"
 
 
-def generate_pages(stories: Sequence[Story], *, sites: int = 60, seed: int = SEED,
-                   fixed: Sequence[FixedPage] = (), fixed_per_site: int = 2
-                   ) -> list[GeneratedPage]:
+def generate_pages(stories: Sequence[Story], *, sites: int = 60,
+                   seed: int = SEED) -> list[GeneratedPage]:
     """``sites`` sites of about seven pages each: a front page, section fronts and their
     second pages, a tag page, an author page, a dated archive or a search result. One site
     in five is written in Chinese, Japanese or Korean (teasers of those stories only, when
-    there are some), whose teasers are short in words and long in characters.
-
-    Then up to ``fixed_per_site`` of the ``fixed`` pages each, in the site's template: a
-    news site's privacy, terms, imprint, about and contact pages are prose under a short
-    name, undated and unsigned, and no labelled set holds them as non-articles. Made after
-    the listings, so those are the same with or without them."""
+    there are some), whose teasers are short in words and long in characters."""
     rng = random.Random(seed)
-    made: list[tuple[_Site, str]] = []
     latin = [s for s in stories if _language(s) == "en"]
     ideographic = [s for s in stories if _language(s) != "en"]
     out: list[GeneratedPage] = []
@@ -217,7 +198,6 @@ def generate_pages(stories: Sequence[Story], *, sites: int = 60, seed: int = SEE
             out.append(GeneratedPage(url, site.page(title, main, lang, og, ld), kind,
                                      site.name))
 
-        made.append((site, lang))
         generic = rng.choice((None, None, None, "website", "website", "website", "webpage",
                               "article"))
         # front page: several sections of teasers
@@ -260,14 +240,4 @@ def generate_pages(stories: Sequence[Story], *, sites: int = 60, seed: int = SEE
             add(f"{site.host}/search?q={query}", "search", query,
                 f"<h1>{_e(query)}</h1>{site.teasers(pick(rng.randint(5, 15)))}", None,
                 rng.choice((None, "SearchResultsPage")))
-    sources = iter(fixed)
-    for site, lang in made:
-        if lang != "en":  # the footers read are nearly all in Latin script
-            continue
-        for page in islice(sources, fixed_per_site):
-            main = f"<h1>{_e(page.title)}</h1>" + "".join(f"<p>{_e(p)}</p>"
-                                                         for p in page.paragraphs)
-            html = site.page(page.title, main, lang, rng.choice((None, "website", "webpage")),
-                             rng.choice((None, "WebPage", "AboutPage", "ContactPage")))
-            out.append(GeneratedPage(site.host + page.path, html, "fixed", site.name))
     return out

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import random
 import shlex
 import sys
 import time
@@ -24,15 +23,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from urllib.parse import urljoin, urlsplit
 
 import numpy as np
 
-from ..evaluation.datasets import Page, load_pages
+from ..evaluation.datasets import load_pages
 from ..extraction import Article, Extractor
-from ..extraction.decode import NotText, decode_page
 from ..extraction.pagekind import (
-    MENU_MIN_DOMAINS,
     PAGE_CLASSES,
     PAGE_FEATURE_NAMES,
     PAGE_FEATURE_VERSION,
@@ -41,17 +37,9 @@ from ..extraction.pagekind import (
     PageModel,
     PageWords,
     article_features,
-    footer_link_words,
-    in_footer,
-    menu_score,
-    menu_word_weights,
-    title_words,
-    word_count,
     words_of,
 )
-from ..extraction.parse import parse
-from ..extraction.site import SiteMemory
-from .listings import SEED, FixedPage, Story, generate_pages
+from .listings import SEED, Story, generate_pages
 
 PARAMS = {"objective": "multi:softprob", "num_class": len(PAGE_CLASSES),
           "eval_metric": "mlogloss", "max_depth": 3, "eta": 0.1, "subsample": 0.9,
@@ -75,7 +63,6 @@ the column's figures."""
 PAGE_WORDS_MIN_SITES = 5
 """A word weighs only when pages of this many training sites show it: a site's own names
 (its brand, its menu) would tell the classifier that site, not the kind of page."""
-_MENU_COL = PAGE_FEATURE_NAMES.index("title_menu_words")
 _WORDS_COLS = slice(PAGE_FEATURE_NAMES.index("page_words_article"),
                     PAGE_FEATURE_NAMES.index("page_words_article") + len(PAGE_CLASSES))
 _LISTING_KINDS = frozenset({"archive", "author", "front", "search", "section", "tag"})
@@ -83,12 +70,9 @@ _LISTING_KINDS = frozenset({"archive", "author", "front", "search", "section", "
 
 def page_class(kind: str, is_article: int) -> int:
     """The index in ``PAGE_CLASSES`` a training page is learnt as: fundus-dev's pages are
-    articles, the generated news-site pages (and any untyped page) listings, the generated
-    fixed pages services (WCXB's type for a site's about, contact and service pages)."""
+    articles, the generated news-site pages (and any untyped page) listings."""
     if is_article:
         return 0
-    if kind == "fixed":
-        return PAGE_CLASSES.index("service")
     if kind in PAGE_CLASSES:
         return PAGE_CLASSES.index(kind)
     return PAGE_CLASSES.index("listing")
@@ -133,13 +117,10 @@ class PageRows:
     kind: list[str] = field(default_factory=list)
     """WCXB page type, ``article`` for fundus, the generated page's kind."""
     weight: list[float] = field(default_factory=list)
-    footer_words: list[set[str]] = field(default_factory=list)
-    """The words of each page's footer links (``footer_link_words``)."""
 
     def add(self, art: Article, y: int, group: str, source: str, kind: str,
-            weight: float = 1.0, footer_words: set[str] | None = None) -> None:
+            weight: float = 1.0) -> None:
         self.articles.append(art)
-        self.footer_words.append(footer_words or set())
         self.y.append(y)
         self.group.append(group)
         self.source.append(source)
@@ -156,128 +137,32 @@ def extract_pages(data_dirs: list[str], generated_sites: int, limit: int | None,
                   log, model: Path | None = None) -> tuple[PageRows, str, int]:
     """Extract the labelled sets and the generated pages with the node model (default: the
     shipped one); return the rows, a digest of the labelled data and how many stories made
-    teasers.
-
-    Each page is read as a crawl reads it: with its site's other pages in the extractor's
-    site memory, so the node model knows the site's template. Read alone, a site's fixed
-    and listing pages keep their menus and look less like stories than they do in a crawl,
-    where the classifier meets them (the sample site's privacy page: P(article) 0.12 alone,
-    0.27 after 30 of the site's pages).
-    """
-    memory = Extractor(model, sites=SiteMemory(max_sites=1_000_000))
+    teasers."""
+    extractor = Extractor(model)
+    rows = PageRows()
     digest = hashlib.sha256()
-    pages: list[tuple[str, Page]] = []
+    stories: list[Story] = []
     for data_dir in data_dirs:
         name = Path(data_dir).name
         n = 0
         for page in load_pages(data_dir, limit):
             digest.update(page.body)
             digest.update(f"{page.url}\0{page.page_type}".encode())
-            pages.append((name, page))
-            memory.extract(page.body, page.url)
+            art = extractor.extract(page.body, page.url)
+            rows.add(art, int(page.page_type == "article"), page.domain, name,
+                     page.page_type or "unknown", NEWS_WEIGHT if page.publisher else 1.0)
+            if page.page_type == "article" and page.text:
+                paras = tuple(p for p in page.text.split("\n\n") if p.strip())[:2]
+                title = page.meta.get("title") or art.title
+                if title and paras and page.url:
+                    stories.append(Story(title, paras, page.url))
             n += 1
         log(f"  {name}: {n} pages")
-    rows = PageRows()
-    stories: list[Story] = []
-    readings: list[tuple[str, list[tuple[str, str]], list[str]]] = []
-    for name, page in pages:
-        art = memory.extract(page.body, page.url)
-        words, links, prose = _footer(page.body, page.url)
-        readings.append((page.domain, links, prose))
-        rows.add(art, int(page.page_type == "article"), page.domain, name,
-                 page.page_type or "unknown", NEWS_WEIGHT if page.publisher else 1.0, words)
-        if page.page_type == "article" and page.text:
-            paras = tuple(p for p in page.text.split("\n\n") if p.strip())[:2]
-            title = page.meta.get("title") or art.title
-            if title and paras and page.url:
-                stories.append(Story(title, paras, page.url))
-    generated = generate_pages(stories, sites=generated_sites, fixed=fixed_pages(readings))
-    for page in generated:
-        memory.extract(page.html, page.url)
-    for page in generated:
-        rows.add(memory.extract(page.html, page.url), 0, page.site, "generated", page.kind,
-                 FIXED_WEIGHT if page.kind == "fixed" else 1.0)
-    log(f"  generated: {generated_sites} sites, {len(generated)} pages "
-        f"({sum(p.kind == 'fixed' for p in generated)} fixed)")
+    for page in generate_pages(stories, sites=generated_sites):
+        rows.add(extractor.extract(page.html, page.url), 0, page.site, "generated", page.kind)
+    log(f"  generated: {generated_sites} sites, "
+        f"{sum(s == 'generated' for s in rows.source)} pages")
     return rows, digest.hexdigest(), len(stories)
-
-
-FIXED_WEIGHT = 0.25
-FIXED_PROSE_WORDS = 25
-"""Words from which a text in a footer is prose a fixed page could hold."""
-
-
-def _footer(body: bytes, url: str | None) -> tuple[set[str], list[tuple[str, str]], list[str]]:
-    """A real page's footer: the words of its links (``footer_link_words``), its links of one
-    to four words to other paths of its own host (text, path), and its runs of prose."""
-    try:
-        _, text, utf8 = decode_page(body, None, url)
-    except NotText:
-        return set(), [], []
-    root = parse(text, utf8)
-    host = urlsplit(url or "").hostname
-    links: list[tuple[str, str]] = []
-    prose: list[str] = []
-    for el in root.iter("a", "p", "div", "li", "small", "span"):
-        if el.tag == "a":
-            name = " ".join("".join(el.itertext()).split())
-            if not 0 < word_count(name) <= 4 or not el.get("href") or not in_footer(el):
-                continue
-            try:
-                target = urlsplit(urljoin(url or "", el.get("href")))
-            except ValueError:
-                continue
-            if host and target.hostname == host and target.path not in ("", "/"):
-                links.append((name, target.path))
-        elif el.text and word_count(el.text) >= FIXED_PROSE_WORDS and in_footer(el):
-            prose.append(" ".join(el.text.split()))
-    return footer_link_words(root), links, prose
-
-
-def fixed_pages(readings: list[tuple[str, list[tuple[str, str]], list[str]]]
-                ) -> list[FixedPage]:
-    """One fixed page per site whose footer has both links and prose: a link's name and path,
-    the footer's prose (three runs at most), in a seeded order."""
-    rng = random.Random(SEED)
-    seen: set[str] = set()
-    pages = []
-    for site, links, prose in readings:
-        if links and prose and site not in seen:
-            seen.add(site)
-            title, path = rng.choice(links)
-            pages.append(FixedPage(title, path, tuple(dict.fromkeys(prose))[:3]))
-    rng.shuffle(pages)
-    return pages
-
-
-def menu_columns(rows: PageRows, real: np.ndarray) -> tuple[np.ndarray, dict[str, float]]:
-    """The ``title_menu_words`` column, each real page scored with the weights its own
-    domain's footers and titles left out of (a page's footer names the page itself); the
-    generated pages with all of them. Returns the column and the weights the model keeps."""
-    groups = rows.group
-    footer: dict[str, set[str]] = {}
-    titles: dict[str, set[str]] = {}
-    for i in np.flatnonzero(real):
-        footer.setdefault(groups[i], set()).update(rows.footer_words[i])
-        titles.setdefault(groups[i], set()).update(title_words(rows.articles[i].title))
-    f_count = Counter(w for ws in footer.values() for w in ws)
-    t_count = Counter(w for ws in titles.values() for w in ws)
-    weights = menu_word_weights(f_count, t_count)
-    column = np.full(len(rows.articles), np.nan, dtype=np.float32)
-    for i, art in enumerate(rows.articles):
-        own = groups[i] if real[i] else None
-        if own is None:
-            score = menu_score(weights, art.title)
-        else:
-            words = title_words(art.title)
-            f_own, t_own = footer[own], titles[own]
-            score = menu_score(
-                {w: f / (f + t_count[w] - (w in t_own) + 1)
-                 for w in words if (f := f_count[w] - (w in f_own)) >= MENU_MIN_DOMAINS},
-                art.title)
-        if score is not None:
-            column[i] = score
-    return column, weights
 
 
 def pr_curve(p: np.ndarray, y: np.ndarray, thresholds: np.ndarray) -> list[tuple[float, ...]]:
@@ -444,18 +329,15 @@ def run(args: argparse.Namespace) -> int:
     real = source != "generated"
     words = [words_of(a.signals.page_text) for a in rows.articles]
     columns, X[:, _WORDS_COLS] = page_words_columns(words, labels, weight, groups, splits, real)
-    X[:, _MENU_COL], menu_weights = menu_columns(rows, real)
     oof = out_of_fold(X, labels, weight, splits, columns=columns)
     X_url = X[:, :len(URL_FEATURE_NAMES)]
     oof_url = out_of_fold(X_url, y, weight, splits, URL_FEATURE_NAMES)
-    # The generated listings bound the threshold; the fixed pages only teach the classifier.
-    threshold = choose_threshold(oof[real], y[real], oof[~real & (kinds != "fixed")])
+    threshold = choose_threshold(oof[real], y[real], oof[~real])
 
     t0 = time.perf_counter()
     booster = fit(X, labels, weight)
     url_booster = fit(X_url, y, weight, URL_FEATURE_NAMES)
     page_words = fit_page_words(words, labels, weight, groups, np.flatnonzero(real))
-    page_words.menu = menu_weights
     fit_seconds = time.perf_counter() - t0
 
     figures = report(oof, y, source, kinds, real, threshold, args.folds, splits)
