@@ -119,14 +119,24 @@ def canonical(url: str, declared: str | None = None) -> str:
     return canonicalize_url(urlunsplit((parts.scheme, parts.netloc, parts.path, query, "")))
 
 
+FIXED_PAGE_SHARE = 0.2
+FIXED_PAGE_MIN_PAGES = 2
+"""A footer seen on one page could be that page's own; two pages make it the template's."""
+
+
 def article_decision(art: Extracted, url_kind: str, found_via: str | None,
                      pages: PageModel) -> tuple[bool, str]:
     """Whether an extracted page is an article, and why. The one decision the crawl's
     pipeline and ``newscrawl extract`` on a crawl's WARC make, so that both export the same
     pages: the site's own URL patterns (``article_allow``/``article_deny``) when they rule
-    a page out, else the page classifier (``extraction.pagekind``)."""
+    a page out; a page the site's footer links from a fifth or more of its pages seen
+    before (method 3's share, read for links: ``extraction.site``); else the page classifier
+    (``extraction.pagekind``)."""
     if url_kind == "listing":
         return False, "the site's URL patterns"
+    linked, seen = art.footer_linked
+    if seen >= FIXED_PAGE_MIN_PAGES and linked >= FIXED_PAGE_SHARE * seen:
+        return False, f"a fixed page of the site: its footer links it on {linked} of {seen} pages"
     kind = pages.decide(art, found_via)
     return kind.is_article, str(kind)
 

@@ -408,3 +408,24 @@ def test_the_library_and_the_feed_agree_on_which_declared_canonical_is_the_pages
     assert plausible_canonical("https://news.example/2024/harbour", "file:///tmp/a.html") == (
         "https://news.example/2024/harbour")
     assert canonical(url, "https://staging.example/2024/harbour") == url
+
+
+def test_a_page_the_sites_footer_links_page_after_page_is_not_an_article() -> None:
+    """Method 3 read for links: linked from the footer of a fifth of the site's earlier
+    pages, at least two of them, a page is a fixed page before the classifier is asked."""
+    from dataclasses import replace
+
+    from newscrawl.extraction import Extractor
+    from newscrawl.extraction.pagekind import PageModel
+    from newscrawl.pipelines import article_decision
+
+    pages = PageModel.load()
+    body = ("<html><body><h1>Privacy and cookies</h1>"
+            + "<p>We collect the personal data you give us when you register. " * 8
+            + "</p></body></html>").encode()
+    page = Extractor().extract(body, "https://example.org/privacy")
+    fixed = article_decision(replace(page, footer_linked=(2, 10)), "unknown", None, pages)
+    assert fixed == (False, "a fixed page of the site: its footer links it on 2 of 10 pages")
+    for linked in ((1, 10), (1, 1), (0, 0)):
+        _, why = article_decision(replace(page, footer_linked=linked), "unknown", None, pages)
+        assert why.startswith("p(article)")

@@ -141,3 +141,44 @@ def test_an_extractor_with_memory_remembers_the_sites_pages() -> None:
         assert "site" in article.timings_ms
     assert memory.pages("https://example.org/") == 2
     assert "site" not in Extractor().extract(_page("Dam inspected"), "https://x.org/").timings_ms
+
+
+def _fixed_site_page(path: str, body: str, footer: str) -> bytes:
+    return (f"<html><body><header><a href='/'>Harbour Gazette</a></header>"
+            f"<main><h1>{path}</h1>{body}</main><footer><ul>{footer}</ul></footer>"
+            f"</body></html>").encode()
+
+
+def test_footer_links_name_the_sites_fixed_pages_by_short_names_only() -> None:
+    """A footer's short link texts name fixed pages, absolute or relative, with or without
+    www. and a trailing slash; a footer that lists stories by their headlines, an article's
+    own footer, other hosts, fragments into the page and the page itself are not counted."""
+    from lxml import etree
+
+    from newscrawl.extraction.site import footer_links
+
+    html = ("<html><body><main><article><p>Story</p><footer><a href='/tag/storms'>Storms</a>"
+            "</footer></article></main><div class='site-Footer'><ul>"
+            "<li><a href='/privacy/'>Privacy and cookies</a></li>"
+            "<li><a href='https://example.org/terms#top'>Terms</a></li>"
+            "<li><a href='/2024/05/storm.html'>Storm closes the coast road for a week</a></li>"
+            "<li><a href='https://other.net/about'>About</a></li>"
+            "<li><a href='#'>Top</a></li></ul></div>"
+            "<footer><a href='/contact'>Contact us</a></footer></body></html>")
+    links = footer_links(etree.HTML(html), "https://www.example.org/contact/")
+    assert links == {"example.org/privacy", "example.org/terms"}
+
+
+def test_memory_counts_the_earlier_pages_whose_footers_link_a_page() -> None:
+    memory = SiteMemory()
+    footer = "<li><a href='/privacy/'>Privacy</a></li>"
+    extractor = Extractor(sites=memory)
+    story = "<p>" + "The ferry service resumed after the storm passed the coast. " * 6 + "</p>"
+    first = extractor.extract(_fixed_site_page("a", story, footer), "https://example.org/a")
+    assert first.footer_linked == (0, 0)
+    extractor.extract(_fixed_site_page("b", story, ""), "https://example.org/b")
+    privacy = extractor.extract(_fixed_site_page("p", story, footer),
+                                "https://www.example.org/privacy")
+    assert privacy.footer_linked == (1, 2)
+    alone = Extractor().extract(_fixed_site_page("p", story, footer), "https://example.org/p")
+    assert alone.footer_linked == (0, 0)

@@ -102,6 +102,9 @@ class Article:
     timings_ms: dict[str, float] = field(default_factory=dict)
     """CPU milliseconds of the extracting thread per stage (decode, parse, metadata, markup,
     clean, features, site, predict, assemble, language)."""
+    footer_linked: tuple[int, int] = (0, 0)
+    """(k, n): k of the n earlier pages of its site in the extractor's ``SiteMemory`` link
+    this page from their footers by a short name (``site.footer_links``); (0, 0) read alone."""
 
     @property
     def ok(self) -> bool:

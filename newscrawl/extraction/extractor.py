@@ -21,7 +21,7 @@ from .pagekind import markup_counts, page_signals
 from .parse import parse
 from .payload import place_payload
 from .shipped import shipped_file
-from .site import SiteMemory
+from .site import SiteMemory, footer_links
 
 DEFAULT_MODEL = shipped_file("nodes-v1.ubj")
 MAX_BYTES = 20_000_000
@@ -56,6 +56,8 @@ class PageNodes:
     table: NodeTable | None = None
     markup: dict[str, float] = field(default_factory=dict)
     """``pagekind.markup_counts`` of the raw tree, for the page classifier."""
+    footer_links: frozenset[str] = frozenset()
+    """``site.footer_links`` of the raw tree: the site's pages its footer names."""
     reason: str | None = None
     timings_ms: dict[str, float] = field(default_factory=dict)
 
@@ -89,6 +91,7 @@ def page_nodes(body: bytes | str, url: str | None = None, *, content_type: str |
         page.meta = respell(root, page.meta)
     t3 = _cpu_clock()
     page.markup = markup_counts(root)
+    page.footer_links = footer_links(root, url)
     t4 = _cpu_clock()
     links = clean(root, streams_segments(raw))
     t5 = _cpu_clock()
@@ -137,10 +140,11 @@ class Extractor:
         text, kept, language = "", 0, meta.language
         signals = PageSignals()
         timings = page.timings_ms
+        footer_linked = (0, 0)
         if table is not None and len(table):
             if self.sites is not None:
                 ts = _cpu_clock()
-                self.sites.observe(table, url)
+                footer_linked = self.sites.observe(table, url, page.footer_links)
                 timings["site"] = (_cpu_clock() - ts) * 1e3
             t0 = _cpu_clock()
             proba = self.model.predict(table)
@@ -164,5 +168,5 @@ class Extractor:
             canonical_url=plausible_canonical(meta.canonical_url, url),
             page_type=meta.page_type, encoding=page.encoding, reason=reason,
             nodes_total=len(table) if table is not None else 0, nodes_kept=kept,
-            signals=signals, timings_ms=timings,
+            signals=signals, timings_ms=timings, footer_linked=footer_linked,
         )

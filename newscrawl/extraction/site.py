@@ -13,6 +13,12 @@ normalised text the features already make). Two ways to fill the column, so a cr
 training see the same thing:
 ``SiteMemory`` for a crawl (the pages of each site seen before, a bounded window), and
 ``site_recurrence`` for a labelled set (every other page of the same domain).
+
+The same method read for links tells a site's fixed pages (privacy, terms, imprint, contact,
+about) from its stories: the site's footer links them by a short name from page after page
+(``footer_links``, ``SiteMemory`` counts them), a story is linked from listings. Prose under a
+short title, a privacy notice reads as a short story to every learnt measure the page itself
+offers, and no labelled set holds one as a non-article (``models/pages-audit.md``).
 """
 
 from __future__ import annotations
@@ -20,9 +26,10 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict, deque
 from collections.abc import Sequence
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urljoin, urlsplit
 
 import numpy as np
+from lxml import etree
 
 from .features import FEATURE_NAMES, NodeTable
 
@@ -37,6 +44,52 @@ def site_of(url: str | None) -> str | None:
     except ValueError:
         return None
     return host.removeprefix("www.") if host else None
+
+
+def page_key(url: str | None) -> str | None:
+    """A URL as the same page however a link writes it: no scheme, fragment or ``www.``,
+    the host lower-cased, the path decoded and without a trailing slash."""
+    try:
+        parts = urlsplit(url or "")
+        host = parts.hostname
+    except ValueError:
+        return None
+    if not host:
+        return None
+    query = f"?{parts.query}" if parts.query else ""
+    return f"{host.removeprefix('www.')}{unquote(parts.path).rstrip('/')}{query}"
+
+
+FOOTER_NAME_WORDS = 4
+"""At most this many words (or twice as many CJK characters) in a footer link's text for it
+to name a fixed page: a footer that lists the newest stories links them by their headlines."""
+_FOOTER_LINKS = etree.XPath(
+    "//footer//a[@href] | //*[@role='contentinfo']//a[@href]"
+    " | //*[contains(translate(@class, 'FOTER', 'foter'), 'footer')"
+    " or contains(translate(@id, 'FOTER', 'foter'), 'footer')]//a[@href]")
+
+
+def footer_links(root: etree._Element, url: str | None) -> frozenset[str]:
+    """``page_key`` of the other pages of its own site a page's footer links by a short name;
+    an ``<article>``'s or ``<main>``'s own footer is not the site's."""
+    own = page_key(url)
+    if own is None:
+        return frozenset()
+    host = own.split("/", 1)[0].split("?", 1)[0]
+    keys: set[str] = set()
+    for link in _FOOTER_LINKS(root):
+        name = "".join(link.itertext()).split()
+        if not name or len(name) > FOOTER_NAME_WORDS or len("".join(name)) > 8 * FOOTER_NAME_WORDS:
+            continue
+        if any(up.tag in ("article", "main") for up in link.iterancestors()):
+            continue
+        try:
+            key = page_key(urljoin(url, link.get("href", "")))
+        except ValueError:
+            continue
+        if key and key != own and key.split("/", 1)[0].split("?", 1)[0] == host:
+            keys.add(key)
+    return frozenset(keys)
 
 
 def recurrence(keys: np.ndarray, others: Sequence[np.ndarray]) -> np.ndarray:
@@ -88,7 +141,8 @@ class SiteMemory:
             raise ValueError("SiteMemory needs max_pages >= 1 and max_sites >= 1")
         self.max_pages = max_pages
         self.max_sites = max_sites
-        self._sites: OrderedDict[str, deque[tuple[str, np.ndarray]]] = OrderedDict()
+        self._sites: OrderedDict[str, deque[tuple[str, np.ndarray, frozenset[str]]]] = (
+            OrderedDict())
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -100,16 +154,21 @@ class SiteMemory:
         with self._lock:
             return len(self._sites.get(site, ())) if site else 0
 
-    def observe(self, table: NodeTable, url: str | None) -> None:
-        """Fill ``table``'s site columns from the site's earlier pages, then remember this one."""
+    def observe(self, table: NodeTable, url: str | None,
+                footer: frozenset[str] = frozenset()) -> tuple[int, int]:
+        """Fill ``table``'s site columns from the site's earlier pages, then remember this one
+        and the pages its footer links (``footer_links``). Returns how many of those earlier
+        pages link this one from their footers, and how many there are."""
         site = site_of(url)
         keys = table.text_keys
+        own = page_key(url)
         with self._lock:
             window = self._sites.get(site) if site else None
-            others = [k for u, k in window if u != url] if window else []
-            _fill(table, keys, others)
+            others = [(k, f) for u, k, f in window if u != url] if window else []
+            _fill(table, keys, [k for k, _ in others])
+            linked = sum(own in f for _, f in others) if own else 0
             if site is None:
-                return
+                return linked, len(others)
             if window is None:
                 window = self._sites[site] = deque(maxlen=self.max_pages)
                 while len(self._sites) > self.max_sites:
@@ -118,5 +177,6 @@ class SiteMemory:
                 self._sites.move_to_end(site)
                 if len(others) < len(window):  # seen before: this fetch replaces it
                     window = self._sites[site] = deque(
-                        ((u, k) for u, k in window if u != url), maxlen=self.max_pages)
-            window.append((url, np.unique(keys)))
+                        ((u, k, f) for u, k, f in window if u != url), maxlen=self.max_pages)
+            window.append((url, np.unique(keys), footer))
+            return linked, len(others)
