@@ -230,6 +230,72 @@ def test_markup_tells_a_story_from_pages_whose_prose_reads_like_one(extractor) -
     assert grid["time_elements"] == pytest.approx(np.log1p(12))
 
 
+def test_a_menu_that_links_the_page_itself_marks_a_sites_fixed_page() -> None:
+    """A privacy page's footer links the privacy page; a story's template does not link the
+    story. Links into the page (skip links, comments), a breadcrumb's last step and an
+    article's own footer are on stories too, and are not counted."""
+    from lxml import etree
+
+    from newscrawl.extraction.pagekind import menu_self_links
+
+    def count(body: str, url: str = "https://www.example.com/privacy/") -> int:
+        return menu_self_links(etree.HTML(f"<html><body>{body}</body></html>"), url)
+
+    footer = "<footer><ul><li><a href='/about/'>About</a></li>{}</ul></footer>"
+    own = "<li><a href='/privacy/'>Privacy</a></li>"
+    assert count(footer.format(own)) == 1
+    assert count(footer.format("<li><a href='https://example.com/privacy'>P</a></li>")) == 1
+    assert count("<div class='site-nav'><a href='../privacy/'>Privacy</a></div>",
+                 "https://www.example.com/privacy/") == 1
+    assert count(footer.format("")) == 0
+    assert count(f"<p>{own}</p>") == 0  # not in a menu
+    assert count("<nav><a href='/privacy/#main'>Skip to content</a></nav>") == 0
+    assert count("<nav class='breadcrumb'><a href='/privacy/'>Privacy</a></nav>") == 0
+    assert count("<article><p>Story</p><footer><a href='/privacy/'>Link</a></footer>"
+                 "</article>") == 0
+    assert count(footer.format(own), "https://www.example.com/") == 0  # a root has no name
+    assert count(footer.format(own), None) == 0
+
+
+def test_titles_named_like_the_sites_footer_links_read_as_fixed_pages() -> None:
+    """The weights come from footers and titles alone: a word in many sites' footer links
+    and few titles ("privacy") weighs nearly 1, one in both ("and") about half, a story's
+    words nothing; a page's own footer link words count, not those in its article."""
+    from collections import Counter
+
+    from lxml import etree
+
+    from newscrawl.extraction.pagekind import (
+        MENU_MIN_DOMAINS,
+        footer_link_words,
+        menu_score,
+        menu_word_weights,
+    )
+
+    root = etree.HTML("<html><body><article><p><a href='/x'>Storm news</a></p><footer>"
+                      "<a href='/by'>By the desk</a></footer></article><div id='site-footer'>"
+                      "<a href='/privacy'>Privacy and cookies</a></div>"
+                      "<footer><a href='/kontakt'>Kontakt</a></footer></body></html>")
+    assert footer_link_words(root) == {"privacy", "and", "cookies", "kontakt"}
+    n = MENU_MIN_DOMAINS
+    weights = menu_word_weights(
+        Counter({"privacy": 10 * n, "and": 10 * n, "cookies": 5 * n, "rare": n - 1}),
+        Counter({"and": 10 * n, "storm": 3 * n}))
+    assert "rare" not in weights and "storm" not in weights
+    assert weights["privacy"] > 0.95 and 0.45 < weights["and"] < 0.55
+    assert menu_score(weights, "Privacy and cookies") > 0.8
+    assert menu_score(weights, "Storm closes the coast road and the harbour") < 0.1
+    assert menu_score(weights, "") is None
+
+
+def test_page_words_file_keeps_the_menu_weights(tmp_path) -> None:
+    words = PageWords([0.0] * len(PAGE_CLASSES), {"reply": [1.0] * len(PAGE_CLASSES)},
+                      {"privacy": 0.97, "and": 0.5})
+    words.save(tmp_path / "w.json")
+    loaded = PageWords.load(tmp_path / "w.json")
+    assert loaded == words and loaded.menu_score("Privacy") == 0.97
+
+
 def _booster(names: list[str], version: str | None = str(PAGE_FEATURE_VERSION),
              threshold: str | None = "0.5",
              classes: str = " ".join(PAGE_CLASSES)) -> xgb.Booster:

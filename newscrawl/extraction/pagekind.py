@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, unquote, urljoin, urlsplit
 
 import numpy as np
 from lxml import etree
@@ -54,12 +54,13 @@ from .meta_jsonld import _loads as json_loads
 from .meta_jsonld import _types as jsonld_types
 from .model import ModelMismatch, dense_predictor
 from .shipped import shipped_file
+from .site import site_footer_links
 from .text import CJK_CHAR
 from .xgboost_lean import import_xgboost
 
 xgb = import_xgboost()
 
-PAGE_FEATURE_VERSION = 4
+PAGE_FEATURE_VERSION = 6
 PAGE_CLASSES = ("article", "collection", "documentation", "forum", "listing", "product",
                 "service")
 """What the page classifier tells apart: WCXB's seven page types. A news site's section, tag,
@@ -108,7 +109,7 @@ MARKUP_FEATURES = (
     "any_product_type", "any_faq_type", "forms", "inputs", "buttons", "selects",
     "textareas", "prices", "subheadings",
     "article_elements", "repeated_blocks", "time_elements", "distinct_times", "images",
-    "h1_elements",
+    "h1_elements", "menu_self_links",
 )
 """What the markup holds (``markup_counts`` on the raw tree, ``page_signals`` on the page's
 text): forum, documentation, service or product and listing shapes, in that order."""
@@ -127,7 +128,7 @@ def _names() -> tuple[str, ...]:
     via = tuple(f"via_{v}" for v in FOUND_VIA)
     text = ("words", "prose_words", "prose_share", "paragraphs", "long_paragraphs",
             "mean_paragraph_words", "max_paragraph_words", "short_paragraph_share",
-            "digit_share", "currency_signs", "dates_and_times")
+            "digit_share", "currency_signs", "dates_and_times", "title_menu_words")
     nodes = ("nodes", "kept_nodes", "kept_char_share", "kept_containers",
              "kept_nodes_per_container", "kept_heading_share", "kept_link_density",
              "page_link_density", "best_block_share", "kept_proba", "page_doubt",
@@ -185,6 +186,10 @@ def word_count(text: str) -> float:
 _BLOCKS = frozenset({"div", "li", "article", "section", "tr"})
 # "/descendant::*" visits elements only; "//" visits every node, text included.
 _NAV_TAGS = frozenset({"nav", "aside"})
+_MENU_TAGS = frozenset({"nav", "footer", "menu"})
+_MENU_ROLES = frozenset({"navigation", "contentinfo", "menu", "menubar"})
+_MENU_WORDS = ("nav", "menu", "footer")
+_MAIN_TAGS = frozenset({"article", "main"})
 _MICRODATA = etree.XPath("/descendant::*/@itemtype"
                          " | /descendant::*/@itemprop[. = 'author' or . = 'creator']")
 """Declared item types and author properties, in document order: one call."""
@@ -193,7 +198,56 @@ _COUNTED = ("input", "time", "ul", "ol", "script", "form", "button", "select", "
             "code", "article", "img", "h1", *_SUBHEADINGS)
 
 
-def markup_counts(root: etree._Element) -> dict[str, float]:
+def _same_page(url: str) -> str:
+    """``url`` without scheme, fragment, host case, ``www.`` and a trailing slash."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return ""
+    host = parts.netloc.lower().removeprefix("www.")
+    query = f"?{parts.query}" if parts.query else ""
+    return f"{host}{unquote(parts.path).rstrip('/')}{query}"
+
+
+def _in_menu(link: etree._Element) -> bool:
+    """In a menu or footer of the site's template: not inside the page's ``<article>`` or
+    ``<main>``, where an article's own footer may link the article, nor in a breadcrumb,
+    whose last step is the page on every kind of page."""
+    menu = False
+    for el in link.iterancestors():
+        if el.tag in _MAIN_TAGS:
+            return False
+        names = f"{el.get('class') or ''} {el.get('id') or ''}".lower()
+        if "breadcrumb" in names:
+            return False
+        menu = menu or (el.tag in _MENU_TAGS or (el.get("role") or "") in _MENU_ROLES
+                        or any(word in names for word in _MENU_WORDS))
+    return menu
+
+
+def menu_self_links(root: etree._Element, url: str | None) -> int:
+    """Links to the page itself in a menu or footer. A site's fixed pages (privacy, terms,
+    contact, a section front) are menu destinations, so each holds the menu that links it;
+    a story is linked from listings, not from its own template. Only hrefs holding the
+    URL's last path segment are resolved, so a page costs a few ``urljoin`` calls; a link
+    with a fragment points into the page (skip links, comments) and is not counted."""
+    if not url:
+        return 0
+    own = _same_page(url)
+    last = [s for s in urlsplit(url).path.split("/") if s][-1:] if own else []
+    if not last:
+        return 0
+    spellings = {last[0], unquote(last[0])}
+    count = 0
+    for link in root.iter("a"):
+        href = link.get("href")
+        if (href and "#" not in href and any(s in href for s in spellings)
+                and _same_page(urljoin(url, href)) == own):
+            count += _in_menu(link)
+    return count
+
+
+def markup_counts(root: etree._Element, url: str | None = None) -> dict[str, float]:
     """The ``MARKUP_FEATURES`` read from the raw tree, before cleaning drops forms, scripts
     and navigation: one pass over the elements named, one climb from the links, one XPath
     for microdata (p50 0.6 ms on WCXB dev: the ``markup`` stage of an Article's timings)."""
@@ -272,6 +326,7 @@ def markup_counts(root: etree._Element) -> dict[str, float]:
         "distinct_times": math.log1p(len(times)),
         "images": math.log1p(tags["img"]),
         "h1_elements": tags["h1"],
+        "menu_self_links": menu_self_links(root, url),
     }
 
 
@@ -365,7 +420,7 @@ def url_features(url: str | None, row: np.ndarray) -> None:
     except ValueError:
         row[start:stop] = np.nan
         return
-    path = parts.path or "/"
+    path = unquote(parts.path) or "/"
     segments = [s for s in path.split("/") if s]
     last = segments[-1] if segments else ""
     ext_match = _EXTENSION.search(last)
@@ -428,9 +483,11 @@ def page_features(*, url: str | None, text: str, page_type: str | None = None,
                   description: str | None = None, section: str | None = None,
                   image: str | None = None, tags: Sequence[str] = (),
                   signals: PageSignals | None = None, found_via: str | None = None,
-                  words_scores: np.ndarray | None = None) -> np.ndarray:
+                  words_scores: np.ndarray | None = None,
+                  title_menu: float | None = None) -> np.ndarray:
     """One float32 row over ``PAGE_FEATURE_NAMES``; ``found_via`` None when unknown,
-    ``words_scores`` (``PageWords.score``) None when no regression scored the page."""
+    ``words_scores`` (``PageWords.score``) and ``title_menu`` (``PageWords.menu_score``)
+    None when no regression scored the page."""
     row = np.zeros(len(PAGE_FEATURE_NAMES), dtype=np.float32)
     c = _COL
     url_features(url, row)
@@ -488,6 +545,7 @@ def page_features(*, url: str | None, text: str, page_type: str | None = None,
     row[start:start + len(MARKUP_FEATURES)] = s.markup or np.nan
     start = c["page_words_article"]
     row[start:start + len(PAGE_CLASSES)] = np.nan if words_scores is None else words_scores
+    row[c["title_menu_words"]] = np.nan if title_menu is None else title_menu
     return row
 
 
@@ -499,7 +557,8 @@ def article_features(article: object, found_via: str | None = None,
         published=article.published, modified=article.modified, authors=article.authors,
         description=article.description, section=article.section, image=article.image,
         tags=article.tags, signals=article.signals, found_via=found_via,
-        words_scores=words.score(article.signals.page_text) if words is not None else None)
+        words_scores=words.score(article.signals.page_text) if words is not None else None,
+        title_menu=words.menu_score(article.title) if words is not None else None)
 
 
 WORDS_TEXT_CHARS = 100_000
@@ -525,13 +584,22 @@ class PageWords:
     most languages besides English, add nothing, and the columns are the intercepts.
     """
 
-    def __init__(self, intercepts: Sequence[float], weights: dict[str, Sequence[float]]):
+    def __init__(self, intercepts: Sequence[float], weights: dict[str, Sequence[float]],
+                 menu: dict[str, float] | None = None):
         self.intercepts = np.asarray(intercepts, dtype=np.float64)
         """One per class of ``PAGE_CLASSES``."""
         words = sorted(weights)
         self.index = {word: k for k, word in enumerate(words)}
         self.matrix = np.array([weights[w] for w in words], dtype=np.float64).reshape(
             len(words), len(self.intercepts))
+        self.menu = dict(menu or {})
+        """How far a word names a site's fixed pages (``menu_word_weights``)."""
+
+    def menu_score(self, title: str | None) -> float | None:
+        """The mean ``menu`` weight of a title's distinct words, 0 for a word not in it:
+        "Privacy and cookies", "Kontakt", "About us" read as the names of a site's fixed
+        pages, a story's headline does not. None without a title."""
+        return menu_score(self.menu, title)
 
     def score(self, text: str) -> np.ndarray:
         """The regression's log-odds per class for a page's text (``PageSignals.page_text``)."""
@@ -546,6 +614,7 @@ class PageWords:
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, PageWords) and self.index == other.index
+                and self.menu == other.menu
                 and np.array_equal(self.intercepts, other.intercepts)
                 and np.array_equal(self.matrix, other.matrix))
 
@@ -556,7 +625,7 @@ class PageWords:
         path.write_text(json.dumps({"format": _WORDS_FORMAT, **attrs,
                                     "classes": list(PAGE_CLASSES),
                                     "intercepts": self.intercepts.tolist(),
-                                    "weights": weights},
+                                    "weights": weights, "menu_words": self.menu},
                                    ensure_ascii=False, sort_keys=True), "utf-8")
 
     @classmethod
@@ -567,10 +636,45 @@ class PageWords:
         if tuple(data["classes"]) != PAGE_CLASSES:
             raise ModelMismatch(f"{path}: classes {data['classes']}, the code's are "
                                 f"{list(PAGE_CLASSES)}")
-        return cls(data["intercepts"], data["weights"])
+        return cls(data["intercepts"], data["weights"], data["menu_words"])
 
 
-_WORDS_FORMAT = "newscrawl-page-words-2"
+_WORDS_FORMAT = "newscrawl-page-words-3"
+
+MENU_MIN_DOMAINS = 10
+"""Footer-link domains from which a word is weighed (``menu_word_weights``)."""
+
+
+def title_words(title: str | None) -> set[str]:
+    return set(_LETTERS.findall((title or "").lower()))
+
+
+def footer_link_words(root: etree._Element) -> set[str]:
+    """The words of the links in a page's site footer (``site.site_footer_links``): where
+    every site links its privacy, terms, imprint, contact and about pages, in its own
+    language."""
+    words: set[str] = set()
+    for link in site_footer_links(root):
+        words |= title_words("".join(link.itertext()))
+    return words
+
+
+def menu_word_weights(footer_domains: Counter[str], title_domains: Counter[str]
+                      ) -> dict[str, float]:
+    """Per word, of the domains holding it in footer links or in page titles, the share
+    holding it in footer links (one added below, so a word on few domains weighs little);
+    words in the footer links of fewer than ``MENU_MIN_DOMAINS`` domains are left out.
+    Learnt from the pages alone, no label: "privacy", "impressum", "contact" are in the
+    footers of hundreds of sites and in few titles; "the" and "and" are in both."""
+    return {w: round(f / (f + title_domains[w] + 1), 4)
+            for w, f in sorted(footer_domains.items()) if f >= MENU_MIN_DOMAINS}
+
+
+def menu_score(weights: dict[str, float], title: str | None) -> float | None:
+    words = title_words(title)
+    if not words:
+        return None
+    return sum(weights.get(w, 0.0) for w in sorted(words)) / len(words)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict, deque
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from urllib.parse import unquote, urljoin, urlsplit
 
 import numpy as np
@@ -69,19 +69,26 @@ _FOOTER_LINKS = etree.XPath(
     " or contains(translate(@id, 'FOTER', 'foter'), 'footer')]//a[@href]")
 
 
+def site_footer_links(root: etree._Element) -> Iterator[etree._Element]:
+    """The links of a page's site footer: in a ``<footer>``, ``role="contentinfo"`` or an
+    element whose class or id names a footer, and not inside ``<article>`` or ``<main>``
+    (an article's own footer is not the site's)."""
+    for link in _FOOTER_LINKS(root):
+        if not any(up.tag in ("article", "main") for up in link.iterancestors()):
+            yield link
+
+
 def footer_links(root: etree._Element, url: str | None) -> frozenset[str]:
-    """``page_key`` of the other pages of its own site a page's footer links by a short name;
-    an ``<article>``'s or ``<main>``'s own footer is not the site's."""
+    """``page_key`` of the other pages of its own site a page's footer links by a short
+    name."""
     own = page_key(url)
     if own is None:
         return frozenset()
     host = own.split("/", 1)[0].split("?", 1)[0]
     keys: set[str] = set()
-    for link in _FOOTER_LINKS(root):
+    for link in site_footer_links(root):
         name = "".join(link.itertext()).split()
         if not name or len(name) > FOOTER_NAME_WORDS or len("".join(name)) > 8 * FOOTER_NAME_WORDS:
-            continue
-        if any(up.tag in ("article", "main") for up in link.iterancestors()):
             continue
         try:
             key = page_key(urljoin(url, link.get("href", "")))
