@@ -155,9 +155,11 @@ def test_footer_links_name_the_sites_fixed_pages_by_short_names_only() -> None:
     own footer, other hosts, fragments into the page and the page itself are not counted."""
     from lxml import etree
 
+    from newscrawl.extraction.pagekind import markup_counts
     from newscrawl.extraction.site import footer_links
 
-    html = ("<html><body><main><article><p>Story</p><footer><a href='/tag/storms'>Storms</a>"
+    html = ("<html><body class='has-sticky-footer'><nav><a href='/world'>World</a></nav>"
+            "<main><article><p>Story</p><footer><a href='/tag/storms'>Storms</a>"
             "</footer></article></main><div class='site-Footer'><ul>"
             "<li><a href='/privacy/'>Privacy and cookies</a></li>"
             "<li><a href='https://example.org/terms#top'>Terms</a></li>"
@@ -165,7 +167,8 @@ def test_footer_links_name_the_sites_fixed_pages_by_short_names_only() -> None:
             "<li><a href='https://other.net/about'>About</a></li>"
             "<li><a href='#'>Top</a></li></ul></div>"
             "<footer><a href='/contact'>Contact us</a></footer></body></html>")
-    links = footer_links(etree.HTML(html), "https://www.example.org/contact/")
+    url = "https://www.example.org/contact/"
+    links = footer_links(markup_counts(etree.HTML(html), url)[1], url)
     assert links == {"example.org/privacy", "example.org/terms"}
 
 

@@ -90,8 +90,8 @@ def page_nodes(body: bytes | str, url: str | None = None, *, content_type: str |
     if respell is not None:
         page.meta = respell(root, page.meta)
     t3 = _cpu_clock()
-    page.markup = markup_counts(root, url)
-    page.footer_links = footer_links(root, url)
+    page.markup, footer = markup_counts(root, url)
+    page.footer_links = footer_links(footer, url)
     t4 = _cpu_clock()
     links = clean(root, streams_segments(raw))
     t5 = _cpu_clock()

@@ -54,7 +54,6 @@ from .meta_jsonld import _loads as json_loads
 from .meta_jsonld import _types as jsonld_types
 from .model import ModelMismatch, dense_predictor
 from .shipped import shipped_file
-from .site import site_footer_links
 from .text import CJK_CHAR
 from .xgboost_lean import import_xgboost
 
@@ -186,6 +185,8 @@ def word_count(text: str) -> float:
 _BLOCKS = frozenset({"div", "li", "article", "section", "tr"})
 # "/descendant::*" visits elements only; "//" visits every node, text included.
 _NAV_TAGS = frozenset({"nav", "aside"})
+_IN_NAV, _IN_FOOTER, _IN_MAIN = 1, 2, 4
+_PAGE_TAGS = frozenset({"html", "body"})
 _MENU_TAGS = frozenset({"nav", "footer", "menu"})
 _MENU_ROLES = frozenset({"navigation", "contentinfo", "menu", "menubar"})
 _MENU_WORDS = ("nav", "menu", "footer")
@@ -247,10 +248,12 @@ def menu_self_links(root: etree._Element, url: str | None) -> int:
     return count
 
 
-def markup_counts(root: etree._Element, url: str | None = None) -> dict[str, float]:
+def markup_counts(root: etree._Element, url: str | None = None
+                  ) -> tuple[dict[str, float], list[etree._Element]]:
     """The ``MARKUP_FEATURES`` read from the raw tree, before cleaning drops forms, scripts
-    and navigation: one pass over the elements named, one climb from the links, one XPath
-    for microdata (p50 0.6 ms on WCXB dev: the ``markup`` stage of an Article's timings)."""
+    and navigation, and the links of the site's footer: one pass over the elements named,
+    one climb from the links, one XPath for microdata (p50 0.6 ms on WCXB dev: the
+    ``markup`` stage of an Article's timings)."""
     types: list[str] = []
     authors = 0
     for value in _MICRODATA(root):
@@ -282,25 +285,39 @@ def markup_counts(root: etree._Element, url: str | None = None) -> dict[str, flo
     # whether it sits in a <nav> or <aside>, so the same climb counts the navigation links.
     # getparent() in a loop, not iterancestors(): a generator per link cost a third more
     # (0.25 -> 0.19 ms median on WCXB dev, the same counts).
-    in_nav: dict[etree._Element, bool] = {}
-    known = in_nav.get
+    # The same climb finds the site footer's links (``site.footer_links``): under a
+    # <footer>, role="contentinfo" or a class or id naming a (F)footer (not <body>'s: a
+    # "has-sticky-footer" page is no footer), and under no <article> or <main> (an
+    # article's own footer is not the site's).
+    state: dict[etree._Element, int] = {}
+    known = state.get
     blocks: list[etree._Element] = []
+    footer_links: list[etree._Element] = []
     nav_links = 0
     for link in root.iter("a"):
         new: list[etree._Element] = []
         el = link.getparent()
-        nav = None
-        while el is not None and (nav := known(el)) is None:
+        bits = None
+        while el is not None and (bits := known(el)) is None:
             new.append(el)
             el = el.getparent()
-        nav = bool(nav)
+        bits = bits or 0
         for el in reversed(new):  # top down: in a nav if it is one or its parent is in one
             tag = el.tag
-            nav = nav or tag in _NAV_TAGS
-            in_nav[el] = nav
+            if tag in _NAV_TAGS:
+                bits |= _IN_NAV
+            if tag in _MAIN_TAGS:
+                bits |= _IN_MAIN
+            elif not bits & _IN_FOOTER and tag not in _PAGE_TAGS and (
+                    tag == "footer" or el.get("role") == "contentinfo"
+                    or "ooter" in (el.get("class") or "") or "ooter" in (el.get("id") or "")):
+                bits |= _IN_FOOTER
+            state[el] = bits
             if tag in _BLOCKS:
                 blocks.append(el)
-        nav_links += nav
+        nav_links += bool(bits & _IN_NAV)
+        if bits & (_IN_FOOTER | _IN_MAIN) == _IN_FOOTER and link.get("href") is not None:
+            footer_links.append(link)
     siblings = Counter((el.getparent(), el.tag, el.get("class") or "") for el in blocks)
     repeated = max((n for (parent, _, _), n in siblings.items()
                     if parent is not None and len(parent) >= 3), default=0)
@@ -327,7 +344,7 @@ def markup_counts(root: etree._Element, url: str | None = None) -> dict[str, flo
         "images": math.log1p(tags["img"]),
         "h1_elements": tags["h1"],
         "menu_self_links": menu_self_links(root, url),
-    }
+    }, footer_links
 
 
 def _ld_types(data: object, types: list[str]) -> None:
@@ -650,11 +667,11 @@ def title_words(title: str | None) -> set[str]:
 
 
 def footer_link_words(root: etree._Element) -> set[str]:
-    """The words of the links in a page's site footer (``site.site_footer_links``): where
+    """The words of the links in a page's site footer (``markup_counts``): where
     every site links its privacy, terms, imprint, contact and about pages, in its own
     language."""
     words: set[str] = set()
-    for link in site_footer_links(root):
+    for link in markup_counts(root)[1]:
         words |= title_words("".join(link.itertext()))
     return words
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict, deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from urllib.parse import unquote, urljoin, urlsplit
 
 import numpy as np
@@ -63,38 +63,30 @@ def page_key(url: str | None) -> str | None:
 FOOTER_NAME_WORDS = 4
 """At most this many words (or twice as many CJK characters) in a footer link's text for it
 to name a fixed page: a footer that lists the newest stories links them by their headlines."""
-_FOOTER_LINKS = etree.XPath(
-    "//footer//a[@href] | //*[@role='contentinfo']//a[@href]"
-    " | //*[contains(translate(@class, 'FOTER', 'foter'), 'footer')"
-    " or contains(translate(@id, 'FOTER', 'foter'), 'footer')]//a[@href]")
-
-
-def site_footer_links(root: etree._Element) -> Iterator[etree._Element]:
-    """The links of a page's site footer: in a ``<footer>``, ``role="contentinfo"`` or an
-    element whose class or id names a footer, and not inside ``<article>`` or ``<main>``
-    (an article's own footer is not the site's)."""
-    for link in _FOOTER_LINKS(root):
-        if not any(up.tag in ("article", "main") for up in link.iterancestors()):
-            yield link
-
-
-def footer_links(root: etree._Element, url: str | None) -> frozenset[str]:
-    """``page_key`` of the other pages of its own site a page's footer links by a short
-    name."""
+def footer_links(links: Iterable[etree._Element], url: str | None) -> frozenset[str]:
+    """``page_key`` of the other pages of its own site that a page's footer links (``links``:
+    ``pagekind.markup_counts`` finds them) name by a short name."""
     own = page_key(url)
     if own is None:
         return frozenset()
     host = own.split("/", 1)[0].split("?", 1)[0]
     keys: set[str] = set()
-    for link in site_footer_links(root):
+    for link in links:
         name = "".join(link.itertext()).split()
         if not name or len(name) > FOOTER_NAME_WORDS or len("".join(name)) > 8 * FOOTER_NAME_WORDS:
             continue
-        try:
-            key = page_key(urljoin(url, link.get("href", "")))
-        except ValueError:
-            continue
-        if key and key != own and key.split("/", 1)[0].split("?", 1)[0] == host:
+        href = link.get("href", "").strip()
+        if href.startswith("/") and not href.startswith("//"):  # most footers: no urljoin
+            path, _, query = href.partition("#")[0].partition("?")
+            key = f"{host}{unquote(path).rstrip('/')}{'?' + query if query else ''}"
+        else:
+            try:
+                key = page_key(urljoin(url, href))
+            except ValueError:
+                continue
+            if not key or key.split("/", 1)[0].split("?", 1)[0] != host:
+                continue
+        if key != own:
             keys.add(key)
     return frozenset(keys)
 
