@@ -38,7 +38,9 @@ class CrawlResult:
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
     if not path.is_file():
         return []
-    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+    # "\n" only: str.splitlines() also splits at U+2028 and U+0085, which a JSON string may
+    # hold unescaped (a real page's text does: the WCXB mirror crawl's feed has them).
+    return [json.loads(line) for line in path.read_text("utf-8").split("\n") if line.strip()]
 
 
 def run_crawl(workdir: Path, base_url: str, settings: dict[str, str] | None = None,

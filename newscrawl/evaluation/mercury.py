@@ -60,7 +60,9 @@ def build(package: Path, out: Path, runner: Path, exclude: list[Path]) -> int:
     done = subprocess.run(
         ["node", str(runner), str(package)], check=True, capture_output=True, text=True,
         input=json.dumps([{"file": str(path), "url": url} for url, path in todo]))
-    labels = {row["file"]: row for row in map(json.loads, done.stdout.splitlines())}
+    # "\n" only: JSON.stringify leaves U+2028 in a string unescaped; splitlines() splits there
+    rows = map(json.loads, filter(str.strip, done.stdout.split("\n")))
+    labels = {row["file"]: row for row in rows}
     (out / "dev" / "html").mkdir(parents=True, exist_ok=True)
     (out / "dev" / "ground-truth").mkdir(parents=True, exist_ok=True)
     written = 0
