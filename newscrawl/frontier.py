@@ -159,6 +159,11 @@ return 1
 """KEYS leases, owners; ARGV lease seconds, worker, requests: the worker's own leases only."""
 
 _CLAIM = """
+if ARGV[1] ~= '' then
+  local urls = {}
+  for i = 3, #ARGV do urls[#urls + 1] = ARGV[i] end
+  if redis.call('HGET', KEYS[3], ARGV[1]) == cjson.encode({urls, ARGV[2]}) then return '' end
+end
 for i = 3, #ARGV do
   if redis.call('SISMEMBER', KEYS[1], ARGV[i]) == 1 then return 'url' end
 end
@@ -173,7 +178,9 @@ end
 return ''
 """
 """KEYS exported URLs, exported hashes, claims, leases; ARGV the page's lease ('' none),
-text hash, URLs. Returns which repeat it is ('url'/'text') or '' after recording it."""
+text hash, URLs. Returns which repeat it is ('url'/'text') or '' after recording it. The same
+claim under the same lease again is '': a retry after Redis ran the script but the reply was
+lost (the connection dropped, Redis restarted) must not find its own claim a repeat."""
 
 IDLE_POLL = 0.5
 """Seconds between an idle worker's looks at a shared queue that other workers hold."""

@@ -160,6 +160,30 @@ def test_claims_of_a_lapsed_lease_are_taken_back(redis_server: RedisServer) -> N
     assert not queue.server.sismember(keys.exported_hashes, "h1")
 
 
+def test_a_claim_retried_under_its_lease_is_not_its_own_repeat(
+        redis_server: RedisServer) -> None:
+    """redis-py retries a script whose reply was lost when Redis went away; the first run may
+    have recorded the claim (a worker then dropped a never-written article as 'URL already
+    exported', seen in test_workers_go_on_after_redis_restarts)."""
+    from newscrawl.frontier import _CLAIM
+
+    queue = _queue(redis_server.url, lease=60)
+    queue.push_new(_request(1), "fp1")
+    queue.push_new(_request(2), "fp2")
+    first, second = queue.pop(), queue.pop()
+    assert first is not None and second is not None
+    keys = queue.keys
+    claim = queue.server.register_script(_CLAIM)
+    args = [keys.exported_urls, keys.exported_hashes, keys.claims, keys.leases]
+    lease = queue.lease_of(first.url)
+    assert claim(keys=args, args=[lease, "h1", first.url]) == b""
+    assert claim(keys=args, args=[lease, "h1", first.url]) == b""  # the retry
+    # another page with the same URL or text is still a repeat
+    assert claim(keys=args, args=[queue.lease_of(second.url), "h1", second.url]) == b"text"
+    assert claim(keys=args, args=[queue.lease_of(second.url), "h2", first.url]) == b"url"
+    assert claim(keys=args, args=["", "h1", first.url]) == b"url"
+
+
 def test_a_written_article_stays_exported_when_its_lease_lapses(
         redis_server: RedisServer) -> None:
     from newscrawl.frontier import _CLAIM
