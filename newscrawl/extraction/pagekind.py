@@ -54,6 +54,7 @@ from .meta_jsonld import _loads as json_loads
 from .meta_jsonld import _types as jsonld_types
 from .model import ModelMismatch, dense_predictor
 from .shipped import shipped_file
+from .site import page_key
 from .text import CJK_CHAR
 from .xgboost_lean import import_xgboost
 
@@ -199,17 +200,6 @@ _COUNTED = ("input", "time", "ul", "ol", "script", "form", "button", "select", "
             "code", "article", "img", "h1", *_SUBHEADINGS)
 
 
-def _same_page(url: str) -> str:
-    """``url`` without scheme, fragment, host case, ``www.`` and a trailing slash."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return ""
-    host = parts.netloc.lower().removeprefix("www.")
-    query = f"?{parts.query}" if parts.query else ""
-    return f"{host}{unquote(parts.path).rstrip('/')}{query}"
-
-
 def _in_menu(link: etree._Element) -> bool:
     """In a menu or footer of the site's template: not inside the page's ``<article>`` or
     ``<main>``, where an article's own footer may link the article, nor in a breadcrumb,
@@ -234,7 +224,7 @@ def menu_self_links(root: etree._Element, url: str | None) -> int:
     with a fragment points into the page (skip links, comments) and is not counted."""
     if not url:
         return 0
-    own = _same_page(url)
+    own = page_key(url)
     last = [s for s in urlsplit(url).path.split("/") if s][-1:] if own else []
     if not last:
         return 0
@@ -243,7 +233,7 @@ def menu_self_links(root: etree._Element, url: str | None) -> int:
     for link in root.iter("a"):
         href = link.get("href")
         if (href and "#" not in href and any(s in href for s in spellings)
-                and _same_page(urljoin(url, href)) == own):
+                and page_key(urljoin(url, href)) == own):
             count += _in_menu(link)
     return count
 
