@@ -67,9 +67,9 @@ def footer_links(links: Iterable[etree._Element], url: str | None) -> frozenset[
     """``page_key`` of the other pages of its own site that a page's footer links (``links``:
     ``pagekind.markup_counts`` finds them) name by a short name."""
     own = page_key(url)
-    if own is None:
+    host = site_of(url)
+    if own is None or host is None:
         return frozenset()
-    host = own.split("/", 1)[0].split("?", 1)[0]
     keys: set[str] = set()
     for link in links:
         name = "".join(link.itertext()).split()
@@ -81,11 +81,12 @@ def footer_links(links: Iterable[etree._Element], url: str | None) -> frozenset[
             key = f"{host}{unquote(path).rstrip('/')}{'?' + query if query else ''}"
         else:
             try:
-                key = page_key(urljoin(url, href))
+                target = urljoin(url, href)
             except ValueError:
                 continue
-            if not key or key.split("/", 1)[0].split("?", 1)[0] != host:
+            if site_of(target) != host:
                 continue
+            key = page_key(target)
         if key != own:
             keys.add(key)
     return frozenset(keys)
