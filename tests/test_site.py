@@ -185,3 +185,15 @@ def test_memory_counts_the_earlier_pages_whose_footers_link_a_page() -> None:
     assert privacy.footer_linked == (1, 2)
     alone = Extractor().extract(_fixed_site_page("p", story, footer), "https://example.org/p")
     assert alone.footer_linked == (0, 0)
+
+
+def test_a_footer_names_a_fixed_page_in_four_words_a_cjk_character_half_a_word() -> None:
+    from lxml import etree
+
+    from newscrawl.extraction.pagekind import markup_counts
+    from newscrawl.extraction.site import footer_links
+
+    html = ("<html><body><footer><a href='/privacy'>隐私政策</a>"
+            "<a href='/2024/05/story.html'>北京今天下雪了交通受到影响</a></footer></body></html>")
+    url = "https://news.example.cn/"
+    assert footer_links(markup_counts(etree.HTML(html), url)[1], url) == {"news.example.cn/privacy"}

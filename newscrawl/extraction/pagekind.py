@@ -55,7 +55,7 @@ from .meta_jsonld import _types as jsonld_types
 from .model import ModelMismatch, dense_predictor
 from .shipped import shipped_file
 from .site import page_key
-from .text import CJK_CHAR
+from .text import word_count
 from .xgboost_lean import import_xgboost
 
 xgb = import_xgboost()
@@ -159,7 +159,6 @@ _NEAR = 6
 """Levels up to which an ancestor's class or id describes a node."""
 _TAG_LI, _TAG_TD, _TAG_TH, _TAG_PRE = (float(TAGS.index(t)) for t in ("li", "td", "th", "pre"))
 
-_WORD = re.compile(r"\w+")
 _LETTERS = re.compile(r"[^\W\d_]+")
 _DIGITS = re.compile(r"\d+")
 _CURRENCY = re.compile("[$¢£¤¥\u058f\u060b\u09f2\u09f3\u0e3f\u17db\u20a0-\u20cf\ufdfc"
@@ -175,12 +174,6 @@ _SEGMENT_WORDS = re.compile(r"[^\W\d_]+|\d+")
 _EXTENSION = re.compile(r"\.([a-z0-9]{1,5})$", re.I)
 _HTML_EXT = frozenset({"html", "htm", "shtml", "xhtml"})
 _SCRIPT_EXT = frozenset({"php", "asp", "aspx", "jsp", "cfm", "cgi", "do", "pl"})
-
-
-def word_count(text: str) -> float:
-    """Words, with a CJK character as half a word (Chinese words average ~1.7 characters)."""
-    cjk = len(CJK_CHAR.findall(text))
-    return len(_WORD.findall(CJK_CHAR.sub(" ", text))) + cjk / 2
 
 
 _BLOCKS = frozenset({"div", "li", "article", "section", "tr"})

@@ -32,6 +32,7 @@ import numpy as np
 from lxml import etree
 
 from .features import FEATURE_NAMES, NodeTable
+from .text import word_count
 
 _SHARE = FEATURE_NAMES.index("site_recurrence")
 _PAGES = FEATURE_NAMES.index("site_pages")
@@ -61,8 +62,9 @@ def page_key(url: str | None) -> str | None:
 
 
 FOOTER_NAME_WORDS = 4
-"""At most this many words (or twice as many CJK characters) in a footer link's text for it
-to name a fixed page: a footer that lists the newest stories links them by their headlines."""
+"""At most this many words (``text.word_count``: a CJK character is half a word) in a footer
+link's text for it to name a fixed page: a footer that lists the newest stories links them
+by their headlines."""
 def footer_links(links: Iterable[etree._Element], url: str | None) -> frozenset[str]:
     """``page_key`` of the other pages of its own site that a page's footer links (``links``:
     ``pagekind.markup_counts`` finds them) name by a short name."""
@@ -72,8 +74,7 @@ def footer_links(links: Iterable[etree._Element], url: str | None) -> frozenset[
         return frozenset()
     keys: set[str] = set()
     for link in links:
-        name = "".join(link.itertext()).split()
-        if not name or len(name) > FOOTER_NAME_WORDS or len("".join(name)) > 8 * FOOTER_NAME_WORDS:
+        if not 0 < word_count("".join(link.itertext())) <= FOOTER_NAME_WORDS:
             continue
         href = link.get("href", "").strip()
         if href.startswith("/") and not href.startswith("//"):  # most footers: no urljoin

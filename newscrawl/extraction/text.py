@@ -22,6 +22,13 @@ HANGUL = "\uac00-\ud7a3"
 CJK = KANA + HAN + HANGUL
 """Ranges for a regex character class: the scripts written without spaces between words."""
 CJK_CHAR = re.compile(f"[{CJK}]")
+_WORD = re.compile(r"\w+")
+
+
+def word_count(text: str) -> float:
+    """Words, with a CJK character as half a word (Chinese words average ~1.7 characters)."""
+    cjk = len(CJK_CHAR.findall(text))
+    return len(_WORD.findall(CJK_CHAR.sub(" ", text))) + cjk / 2
 
 
 def collapse_spaces(text: str) -> str:
