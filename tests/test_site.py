@@ -165,11 +165,15 @@ def test_footer_links_name_the_sites_fixed_pages_by_short_names_only() -> None:
             "<li><a href='https://example.org/terms#top'>Terms</a></li>"
             "<li><a href='/2024/05/storm.html'>Storm closes the coast road for a week</a></li>"
             "<li><a href='https://other.net/about'>About</a></li>"
-            "<li><a href='#'>Top</a></li></ul></div>"
+            "<li><a href='#'>Top</a></li>"
+            "<li><a href='HTTP://WWW.EXAMPLE.ORG/Imprint?lang=de'>Imprint</a></li>"
+            "<li><a href='//example.org/jobs/'>Jobs</a></li>"
+            "<li><a href='https://'>Broken</a></li></ul></div>"
             "<footer><a href='/contact'>Contact us</a></footer></body></html>")
     url = "https://www.example.org/contact/"
     links = footer_links(markup_counts(etree.HTML(html), url)[1], url)
-    assert links == {"example.org/privacy", "example.org/terms"}
+    assert links == {"example.org/privacy", "example.org/terms", "example.org/Imprint?lang=de",
+                     "example.org/jobs"}
 
 
 def test_memory_counts_the_earlier_pages_whose_footers_link_a_page() -> None:
