@@ -230,6 +230,22 @@ def test_markup_tells_a_story_from_pages_whose_prose_reads_like_one(extractor) -
     assert grid["time_elements"] == pytest.approx(np.log1p(12))
 
 
+def test_prices_are_counted_as_the_price_pattern_counts_them_over_the_whole_text() -> None:
+    """``price_count`` runs the pattern only around currency signs; the count must be the
+    whole text's: runs of digits before a sign, signs side by side, non-ASCII digits and
+    spaces, a sign at either end."""
+    import random
+
+    from newscrawl.extraction.pagekind import _PRICE, price_count
+
+    cases = ["", "$", "5$", "$5$5", "1,000,000.00 \u20ac and \u00a3 3", "\u0663\u0664\u00a0$",
+             "Price: 12.99 $ 4 \u00a5\n7", "no signs 123"]
+    rng = random.Random(7)
+    cases += ["".join(rng.choice("01 .,$\u20ac\u00a5a\n\u00a0\u0663")
+                      for _ in range(rng.randint(0, 16))) for _ in range(20000)]
+    assert [price_count(t) for t in cases] == [len(_PRICE.findall(t)) for t in cases]
+
+
 def test_a_menu_that_links_the_page_itself_marks_a_sites_fixed_page() -> None:
     """A privacy page's footer links the privacy page; a story's template does not link the
     story. Links into the page (skip links, comments), a breadcrumb's last step and an

@@ -355,9 +355,7 @@ def page_signals(table: NodeTable, proba: np.ndarray, keep: np.ndarray,
     X = table.X
     counts = dict(markup or {})
     counts["pre_page_share"] = _kept_share(w, X, (_TAG_PRE,), float(w.sum()))
-    # Most pages show no currency sign: one scan for it spares the costlier price pattern.
-    counts["prices"] = (math.log1p(len(_PRICE.findall(text))) if _CURRENCY.search(text)
-                        else 0.0)
+    counts["prices"] = math.log1p(price_count(text))
     kw = w[keep]
     kept_X = X[keep]
     kept_total = float(kw.sum())
@@ -387,6 +385,27 @@ def page_signals(table: NodeTable, proba: np.ndarray, keep: np.ndarray,
         markup=tuple(float(counts.get(name, np.nan)) for name in MARKUP_FEATURES),
         page_text=text,
     )
+
+
+def price_count(text: str) -> int:
+    """``len(_PRICE.findall(text))``, with the pattern run only where a match can be: each
+    holds one currency sign, and lies between the run of digits, dots and commas (and one
+    space) before its sign and the two characters after it. Over the whole text the pattern
+    tries every digit; on WCXB dev's pages that show a sign (half of them) the median went
+    from 0.29 to 0.06 ms (scratch, the same counts on every page and on 200,000 random
+    strings of digits, signs, dots, commas and spaces)."""
+    spans: list[list[int]] = []
+    for sign in _CURRENCY.finditer(text):
+        at = start = sign.start()
+        if start and text[start - 1].isspace():  # what the pattern's \s and \d read
+            start -= 1
+        while start and (text[start - 1].isdecimal() or text[start - 1] in ".,"):
+            start -= 1
+        if spans and start <= spans[-1][1]:
+            spans[-1][1] = at + 3
+        else:
+            spans.append([start, at + 3])
+    return sum(len(_PRICE.findall(text, start, end)) for start, end in spans)
 
 
 def _near_share(kw: np.ndarray, distance: np.ndarray, kept_total: float) -> float:
