@@ -412,6 +412,17 @@ def test_article_decision_is_the_classifiers_unless_the_site_rules_out(extractor
     assert not is_article and why.startswith("p(article) ")
 
 
+def test_words_of_are_the_letter_runs_of_the_lower_cased_text() -> None:
+    """Tokens are read apart only as a shortcut: the words must be the letter runs of the
+    whole text, split at digits, underscores, punctuation and combining marks alike."""
+    from newscrawl.extraction.pagekind import _LETTERS, words_of
+
+    text = ("Reply (reply) REPLY\u00a0x\u00b2y snake_case 2024-05 covid19 \u0939\u093f\u0928\u094d\u0926\u0940 "
+            "\u4eca\u5929\u4e0b\u96ea\u4e86\u3002\u5317\u4eac caf\u00e9 \u0130stanbul e-mail")
+    assert words_of(text) == set(_LETTERS.findall(text.lower()))
+    assert {"reply", "x\u00b2y", "snake", "case", "covid", "caf\u00e9", "e", "mail"} <= words_of(text)
+
+
 def test_page_words_score_distinct_words_without_digits_or_case(tmp_path) -> None:
     zeros = (0.0,) * (len(PAGE_CLASSES) - 2)
     words = PageWords((-0.5, 0.25, *zeros),
