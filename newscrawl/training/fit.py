@@ -125,7 +125,7 @@ def default_stages(seed: int = 0) -> tuple[NodeClassifier, NodeClassifier]:
     model uses seed 0; other seeds (row and column subsampling) show how far the CV figure
     moves by chance (``newscrawl evaluate --seeds N``).
     """
-    return (NodeClassifier(n_estimators=100, max_depth=6, learning_rate=0.15, random_state=seed),
+    return (NodeClassifier(n_estimators=150, max_depth=6, random_state=seed),
             NodeClassifier(n_estimators=100, max_depth=4, feature_names=CONTEXT_NAMES,
                            random_state=seed))
 
