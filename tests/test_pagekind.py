@@ -554,3 +554,49 @@ def test_page_words_score_the_same_whatever_the_hash_seed() -> None:
                               env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout
                for seed in range(6)}
     assert len(outputs) == 1, outputs
+
+
+MARKUP_PAGES = [
+    "<html><body><nav><ul><li><a href='/a'>A</a></li><li><a href='/b'>B</a><ul><li>"
+    "<a href='/c'>C</a></li></ul></li></ul></nav><main><article><h1>Story</h1><time "
+    "datetime='2024-05-01'>May</time><time>later</time><footer><a href='/t'>Tag</a></footer>"
+    "</article></main><aside><div class='card'><a href='/r1'>R1</a></div><div class='card'>"
+    "<a href='/r2'>R2</a></div><div class='card'><a href='/r3'>R3</a></div></aside>"
+    "<div role='contentinfo'><a href='/privacy'>Privacy</a><a>no href</a></div>"
+    "<div id='siteFooter'><a href='/terms'>Terms</a></div><form><input type='HIDDEN'>"
+    "<input name='q'><button>Go</button><select></select><textarea></textarea></form>"
+    "<script type='application/LD+JSON'>{\"@type\": \"NewsArticle\"}</script>"
+    "<script>var x = 1;</script><code>x</code><img src='a.png'><h2>Sub</h2><h3>Sub</h3>"
+    "</body></html>",
+    "<html><body class='has-sticky-footer'>" + "<div class='wrap'>" * 150
+    + "<a href='/deep'>deep</a>" + "</div>" * 150 + "<footer>" + "<ol><li>" * 40
+    + "<a href='/x'>x</a>" + "</li></ol>" * 40 + "</footer></body></html>",
+]
+
+
+def test_the_c_markup_walk_reads_the_raw_tree_as_the_python_walk_does() -> None:
+    """``_cwalk.markup_walk`` must give ``_markup_walk``'s counts and the same footer link
+    elements, on nested lists, footers by tag, role, class and id, an article's own footer,
+    JSON-LD, hidden inputs and a tree deeper than its first stack allocation."""
+    from lxml import etree
+
+    from newscrawl.extraction import pagekind as PK
+
+    if PK._C_MARKUP is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("the C walk was not built: the bench would time the Python walk")
+        pytest.skip("the C walk is not built here")
+    for html in MARKUP_PAGES:
+        root = etree.HTML(html)
+        python = PK._markup_walk(root)
+        c = PK._C_MARKUP(root, PK._COUNTED, PK._BLOCKS, PK._NAV_TAGS, PK._MAIN_TAGS,
+                         PK._PAGE_TAGS)
+        assert c is not None
+        assert dict(python[0]) == {k: v for k, v in c[0].items() if v}
+        assert python[1:6] == c[1:6] and python[7] == c[7]
+        assert len(python[6]) == len(c[6]) and all(a is b for a, b in zip(python[6], c[6],
+                                                                          strict=True))
+    counts, footer = PK.markup_counts(etree.HTML(MARKUP_PAGES[0]), "https://example.org/")
+    assert [a.get("href") for a in footer] == ["/privacy", "/terms"]
+    assert counts["inputs"] == 1 and counts["distinct_times"] == pytest.approx(np.log1p(2))
+    assert counts["any_posting_type"] is False and counts["list_depth"] == 2

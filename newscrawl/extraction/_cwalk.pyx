@@ -10,7 +10,8 @@ reference, an attribute holding one) gives None, and the Python walk reads that 
 """
 
 from cpython.unicode cimport PyUnicode_DecodeUTF8
-from libc.string cimport strcmp, strlen
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memset, strcmp, strlen, strstr
 
 cimport lxml.includes.etreepublic as cetree
 cimport numpy as cnp
@@ -102,6 +103,27 @@ cdef str _value(xmlAttr* a):
     return joined.decode("utf-8")
 
 
+
+cdef enum:
+    SLOTS = 1024  # names a page's elements use: a few dozen; past SLOTS/2 the dict serves
+
+
+cdef struct NameCache:
+    size_t keys[SLOTS]
+    long long values[SLOTS]
+    Py_ssize_t used
+
+
+cdef inline Py_ssize_t _slot(NameCache* cache, size_t key) noexcept:
+    """The slot holding ``key``, or the empty one where it goes (-1 when half full)."""
+    cdef Py_ssize_t at = (key >> 4) & (SLOTS - 1)
+    while cache.keys[at] != 0:
+        if cache.keys[at] == key:
+            return at
+        at = (at + 1) & (SLOTS - 1)
+    return at if cache.used < SLOTS // 2 else -1
+
+
 cdef inline bint _walked(xmlNode* c) noexcept:
     # what lxml's iterwalk visits: elements, comments, entity references, PIs
     return c.type == 1 or c.type == 8 or c.type == 5 or c.type == 7
@@ -161,7 +183,10 @@ cdef object _walk(root, dict links, dict tag_codes, containers, list tag_mask,
     cdef long long mask
     cdef Py_ssize_t n_el = _count(c_root)
     link_of = {<size_t>(<cetree._Element>el)._c_node: v for el, v in links.items()}
-    code_of_name = {}  # libxml2 interns a document's names: one lookup per distinct pointer
+    # libxml2 interns a document's names: one lookup per distinct name pointer
+    cdef NameCache codes
+    memset(&codes, 0, sizeof(NameCache))
+    cdef Py_ssize_t slot
     is_container = [k in containers for k in range(n_tags)]
     tag_code_a, parent_a, depth_a, end_a, masks_a, cont_a = (
         np.empty(n_el, np.int64) for _ in range(6))
@@ -182,10 +207,15 @@ cdef object _walk(root, dict links, dict tag_codes, containers, list tag_mask,
         if c.ns is not NULL:
             code = 0  # "{ns}name": no tag of TAGS
         else:
-            found = code_of_name.get(<size_t>c.name)
-            if found is None:
-                found = code_of_name[<size_t>c.name] = tag_codes.get(_utf8(c.name), 0)
-            code = found
+            slot = _slot(&codes, <size_t>c.name)
+            if slot >= 0 and codes.keys[slot] == <size_t>c.name:
+                code = codes.values[slot]
+            else:
+                code = tag_codes.get(_utf8(c.name), 0)
+                if slot >= 0:
+                    codes.keys[slot] = <size_t>c.name
+                    codes.values[slot] = code
+                    codes.used += 1
         top = stack[sp]
         tag_code[i] = code
         parent[i] = top
@@ -256,6 +286,231 @@ cdef object _walk(root, dict links, dict tag_codes, containers, list tag_mask,
                     texts.append(text)
                     owner.append(stack[sp])
                     tails.append(True)
+            nxt = _next_walked(c.next)
+            if nxt is not NULL:
+                c = nxt
+                break
+            c = c.parent
+
+
+cdef inline str _attr(xmlNode* c, const char* wanted):
+    """``c.get(wanted)`` for a name in no namespace: the first such attribute, else None."""
+    cdef xmlAttr* a = c.properties
+    while a is not NULL:
+        if a.ns is NULL and strcmp(<const char*>a.name, wanted) == 0:
+            return _value(a)
+        a = a.next
+    return None
+
+
+cdef inline Py_ssize_t _children(xmlNode* c) noexcept:
+    """``len(el)``: the nodes lxml counts as children."""
+    cdef Py_ssize_t n = 0
+    c = c.children
+    while c is not NULL:
+        n += _walked(c)
+        c = c.next
+    return n
+
+
+def markup_walk(root, tuple counted, frozenset blocks, frozenset nav_tags, frozenset main_tags,
+                frozenset page_tags):
+    """What ``pagekind.markup_counts`` reads from the raw tree besides its microdata: the
+    counts of the ``counted`` tags, visible inputs, distinct times, the deepest list, the
+    JSON-LD scripts' texts, links in navigation, the site footer's links (elements) and the
+    most blocks holding links that share a parent, tag and class. None for a tree it cannot
+    read as lxml does (the Python reading serves)."""
+    try:
+        return _markup_walk(root, counted, blocks, nav_tags, main_tags, page_tags)
+    except _Unusual:
+        return None
+
+
+cdef bint _names_footer(xmlNode* c) except -1:
+    """``role="contentinfo"``, or "ooter" in the class or the id (the first of each name, as
+    ``el.get`` reads it), tested on libxml2's strings where a value is one text node."""
+    cdef xmlAttr* a = c.properties
+    cdef bint role_seen = False, class_seen = False, id_seen = False
+    cdef const char* name
+    cdef xmlNode* child
+    while a is not NULL:
+        if a.ns is NULL:
+            name = <const char*>a.name
+            if not role_seen and strcmp(name, b"role") == 0:
+                role_seen = True
+                if _value(a) == "contentinfo":
+                    return True
+            elif (not class_seen and strcmp(name, b"class") == 0) or (
+                    not id_seen and strcmp(name, b"id") == 0):
+                if name[0] == 99:  # "c"
+                    class_seen = True
+                else:
+                    id_seen = True
+                child = a.children
+                if child is not NULL and child.type == XML_TEXT_NODE and child.next is NULL:
+                    if strstr(<const char*>child.content, b"ooter") is not NULL:
+                        return True
+                elif "ooter" in _value(a):
+                    return True
+        a = a.next
+    return False
+
+
+cdef enum:
+    IN_NAV = 1
+    IN_FOOTER = 2
+    IN_MAIN = 4
+    K_BLOCK = 64
+    K_NAV = 128
+    K_MAIN = 256
+    K_PAGE = 512
+    K_FOOTER = 1024
+    K_LINK = 2048
+    K_LIST = 4096
+
+
+cdef struct Level:
+    xmlNode* node
+    long long bits
+    bint held
+    long long lists
+
+
+cdef struct Levels:
+    Level* at
+    Py_ssize_t capacity
+
+
+cdef object _markup_walk(root, tuple counted, frozenset blocks, frozenset nav_tags,
+                         frozenset main_tags, frozenset page_tags):
+    cdef cetree._Document doc = cetree.documentOrRaise(root)
+    # the open elements, the root at 1 (0: above it); grown as the tree deepens
+    cdef Levels levels
+    levels.capacity = 64
+    levels.at = <Level*>malloc(levels.capacity * sizeof(Level))
+    if levels.at is NULL:
+        raise MemoryError()
+    levels.at[0].node = NULL
+    levels.at[0].bits = 0
+    levels.at[0].held = 1
+    levels.at[0].lists = 0
+    try:
+        return _markup_levels((<cetree._Element>root)._c_node, doc, &levels, counted, blocks,
+                              nav_tags, main_tags, page_tags)
+    finally:
+        free(levels.at)
+
+
+cdef object _markup_levels(xmlNode* c_root, cetree._Document doc, Levels* stack,
+                           tuple counted, frozenset blocks, frozenset nav_tags,
+                           frozenset main_tags, frozenset page_tags):
+    cdef Level* levels = stack.at
+    cdef xmlNode* c = c_root
+    cdef xmlNode* nxt
+    cdef xmlNode* holder
+    cdef Level* grown
+    cdef Py_ssize_t sp = 0, level, kind
+    cdef long long bits
+    cdef Py_ssize_t lists = 0, depth = 0, inputs = 0, nav_links = 0
+    cdef Py_ssize_t n_counted = len(counted)
+    cdef Py_ssize_t UL = counted.index("ul"), OL = counted.index("ol")
+    cdef Py_ssize_t INPUT = counted.index("input"), TIME = counted.index("time")
+    cdef Py_ssize_t SCRIPT = counted.index("script")
+    counts = [0] * n_counted
+    # per distinct name pointer: 1 + its index in counted (0: none) | K_* flags
+    cdef NameCache kinds
+    memset(&kinds, 0, sizeof(NameCache))
+    cdef Py_ssize_t slot
+    flags_of = {}
+    names = {}
+    cdef long long flags
+    times = set()
+    scripts = []
+    footer_links = []
+    siblings = {}
+    while True:
+        if c.type != XML_ELEMENT_NODE or c.ns is not NULL:
+            raise _Unusual()
+        slot = _slot(&kinds, <size_t>c.name)
+        if slot >= 0 and kinds.keys[slot] == <size_t>c.name:
+            flags = kinds.values[slot]
+        else:
+            name = _utf8(c.name)
+            names[<size_t>c.name] = name
+            flags = ((counted.index(name) + 1 if name in counted else 0)
+                     | K_BLOCK * (name in blocks) | K_NAV * (name in nav_tags)
+                     | K_MAIN * (name in main_tags) | K_PAGE * (name in page_tags)
+                     | K_FOOTER * (name == "footer") | K_LINK * (name == "a")
+                     | K_LIST * (name in ("ul", "ol")))
+            flags_of[<size_t>c.name] = flags
+            if slot >= 0:
+                kinds.keys[slot] = <size_t>c.name
+                kinds.values[slot] = flags
+                kinds.used += 1
+        kind = (flags & 63) - 1
+        # the counted tags, in document order as root.iter(*counted) meets them
+        if kind >= 0:
+            counts[kind] += 1
+            if kind == INPUT:
+                inputs += not ((_attr(c, b"type") or "").lower() == "hidden")
+            elif kind == TIME:
+                times.add(_attr(c, b"datetime") or (_collect(_text_or_skip(c.children))
+                                                    if _text_or_skip(c.children) is not NULL
+                                                    else None) or "")
+            elif kind == UL or kind == OL:
+                if counts[UL] + counts[OL] < 2000:
+                    depth = max(depth, 1 + levels[sp].lists)
+            elif kind == SCRIPT:
+                if (_attr(c, b"type") or "").lower() == "application/ld+json":
+                    first = _text_or_skip(c.children)
+                    scripts.append(_collect(first) if first is not NULL else "")
+        # a link: its parent's chain decides navigation and footer, and marks the blocks
+        if flags & K_LINK and sp > 0:
+            bits = levels[sp].bits
+            nav_links += (bits & IN_NAV) != 0
+            if bits & (IN_FOOTER | IN_MAIN) == IN_FOOTER and _attr(c, b"href") is not None:
+                footer_links.append(cetree.elementFactory(doc, c))
+            level = sp
+            while level > 0 and not levels[level].held:
+                levels[level].held = 1
+                holder = levels[level].node
+                if <long long>flags_of[<size_t>holder.name] & K_BLOCK:
+                    key = (<size_t>holder.parent, names[<size_t>holder.name],
+                           _attr(holder, b"class") or "")
+                    siblings[key] = siblings.get(key, 0) + 1
+                level -= 1
+        # this element's own state, for its descendants
+        bits = levels[sp].bits
+        if flags & K_NAV:
+            bits |= IN_NAV
+        if flags & K_MAIN:
+            bits |= IN_MAIN
+        elif not bits & IN_FOOTER and not flags & K_PAGE and (flags & K_FOOTER or _names_footer(c)):
+            bits |= IN_FOOTER
+        sp += 1
+        if sp == stack.capacity:
+            grown = <Level*>realloc(levels, 2 * stack.capacity * sizeof(Level))
+            if grown is NULL:
+                raise MemoryError()
+            levels = stack.at = grown
+            stack.capacity *= 2
+        levels[sp].node = c
+        levels[sp].bits = bits
+        levels[sp].held = 0
+        levels[sp].lists = levels[sp - 1].lists + ((flags & K_LIST) != 0)
+        nxt = _next_walked(c.children)
+        if nxt is not NULL:
+            c = nxt
+            continue
+        while True:
+            sp -= 1
+            if c is c_root:
+                repeated = 0
+                for (parent, _, _), n in siblings.items():
+                    if parent and n > repeated and _children(<xmlNode*><size_t>parent) >= 3:
+                        repeated = n
+                return (dict(zip(counted, counts)), inputs, times, depth, scripts, nav_links,
+                        footer_links, repeated)
             nxt = _next_walked(c.next)
             if nxt is not NULL:
                 c = nxt

@@ -49,7 +49,7 @@ from lxml import etree
 
 from .article import PageSignals
 from .clean import hidden_input
-from .features import FEATURE_NAMES, TAGS, NodeTable
+from .features import _C_WALK, FEATURE_NAMES, TAGS, NodeTable
 from .meta_jsonld import _loads as json_loads
 from .meta_jsonld import _types as jsonld_types
 from .model import ModelMismatch, dense_predictor
@@ -193,6 +193,14 @@ _COUNTED = ("input", "time", "ul", "ol", "script", "form", "button", "select", "
             "code", "article", "img", "h1", *_SUBHEADINGS)
 
 
+try:
+    from ._cwalk import markup_walk as _c_markup_walk
+except ImportError:
+    _c_markup_walk = None
+_C_MARKUP = _c_markup_walk if _C_WALK is not None else None
+"""``_markup_walk`` compiled, under the lxml it was built against (``features._C_WALK``)."""
+
+
 def _in_menu(link: etree._Element) -> bool:
     """In a menu or footer of the site's template: not inside the page's ``<article>`` or
     ``<main>``, where an article's own footer may link the article, nor in a breadcrumb,
@@ -231,23 +239,15 @@ def menu_self_links(root: etree._Element, url: str | None) -> int:
     return count
 
 
-def markup_counts(root: etree._Element, url: str | None = None
-                  ) -> tuple[dict[str, float], list[etree._Element]]:
-    """The ``MARKUP_FEATURES`` read from the raw tree, before cleaning drops forms, scripts
-    and navigation, and the links of the site's footer: one pass over the elements named,
-    one climb from the links, one XPath for microdata (p50 0.6 ms on WCXB dev: the
-    ``markup`` stage of an Article's timings)."""
-    types: list[str] = []
-    authors = 0
-    for value in _MICRODATA(root):
-        if value.attrname == "itemtype":
-            types.append(value.rstrip("/").rsplit("/", 1)[-1].lower())
-        else:
-            authors += 1
+def _markup_walk(root: etree._Element) -> tuple:
+    """What ``markup_counts`` reads besides the microdata, in Python (``_cwalk.markup_walk``
+    reads the same in C): counted tags, visible inputs, distinct times, list depth, JSON-LD
+    texts, navigation links, the site footer's links and the most repeated linked blocks."""
     tags: Counter[str] = Counter()
     inputs = 0
     times: set[str] = set()
     depth = 0
+    scripts: list[str] = []
     for el in root.iter(*_COUNTED):
         tag = el.tag
         tags[tag] += 1
@@ -259,9 +259,7 @@ def markup_counts(root: etree._Element, url: str | None = None
             if tags["ul"] + tags["ol"] < 2000:
                 depth = max(depth, 1 + sum(1 for _ in el.iterancestors("ul", "ol")))
         elif tag == "script" and (el.get("type") or "").lower() == "application/ld+json":
-            data = json_loads(el.text or "")
-            if data is not None:
-                _ld_types(data, types)
+            scripts.append(el.text or "")
     # A block holding a link has ancestors holding one too: a link's ancestors are climbed
     # until one already seen (its own ancestors are, too), and each block met on the way is
     # counted once under its parent, tag and class. Each element climbed is noted with
@@ -304,6 +302,32 @@ def markup_counts(root: etree._Element, url: str | None = None
     siblings = Counter((el.getparent(), el.tag, el.get("class") or "") for el in blocks)
     repeated = max((n for (parent, _, _), n in siblings.items()
                     if parent is not None and len(parent) >= 3), default=0)
+    return tags, inputs, times, depth, scripts, nav_links, footer_links, repeated
+
+
+def markup_counts(root: etree._Element, url: str | None = None
+                  ) -> tuple[dict[str, float], list[etree._Element]]:
+    """The ``MARKUP_FEATURES`` read from the raw tree, before cleaning drops forms, scripts
+    and navigation, and the links of the site's footer: one pass over the elements named,
+    one climb from the links, one XPath for microdata (p50 0.6 ms on WCXB dev: the
+    ``markup`` stage of an Article's timings)."""
+    types: list[str] = []
+    authors = 0
+    for value in _MICRODATA(root):
+        if value.attrname == "itemtype":
+            types.append(value.rstrip("/").rsplit("/", 1)[-1].lower())
+        else:
+            authors += 1
+    walked = _C_MARKUP(root, _COUNTED, _BLOCKS, _NAV_TAGS, _MAIN_TAGS, _PAGE_TAGS
+                       ) if _C_MARKUP is not None else None
+    if walked is None:
+        tags, inputs, times, depth, scripts, nav_links, footer_links, repeated = _markup_walk(root)
+    else:
+        tags, inputs, times, depth, scripts, nav_links, footer_links, repeated = walked
+    for script in scripts:
+        data = json_loads(script)
+        if data is not None:
+            _ld_types(data, types)
     declared = set(types)
     return {
         "any_posting_type": bool(declared & _ANY_POSTING_TYPES),
