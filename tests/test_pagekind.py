@@ -596,6 +596,19 @@ def test_the_c_markup_walk_reads_the_raw_tree_as_the_python_walk_does() -> None:
         assert python[1:6] == c[1:6] and python[7] == c[7]
         assert len(python[6]) == len(c[6]) and all(a is b for a, b in zip(python[6], c[6],
                                                                           strict=True))
+    own = ("<html><body><nav><a href='/about/'>About</a><a href='/about/#team'>Team</a>"
+           "<a href='https://example.org/%61bout'>About us</a></nav><main><a href='/about/'>"
+           "About</a></main><footer><a href='/about'>About</a></footer></body></html>")
+    for html, url in ((own, "https://example.org/about/"), (MARKUP_PAGES[0], None)):
+        in_c = PK.markup_counts(etree.HTML(html), url)[0]
+        try:
+            PK._C_MARKUP = None
+            in_python = PK.markup_counts(etree.HTML(html), url)[0]
+        finally:
+            PK._C_MARKUP = PK._c_markup_walk
+        assert in_c == in_python
+    assert in_c["menu_self_links"] == 0 and PK.markup_counts(
+        etree.HTML(own), "https://example.org/about/")[0]["menu_self_links"] == 2
     counts, footer = PK.markup_counts(etree.HTML(MARKUP_PAGES[0]), "https://example.org/")
     assert [a.get("href") for a in footer] == ["/privacy", "/terms"]
     assert counts["inputs"] == 1 and counts["distinct_times"] == pytest.approx(np.log1p(2))

@@ -11,7 +11,7 @@ reference, an attribute holding one) gives None, and the Python walk reads that 
 
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memset, strcmp, strlen, strstr
+from libc.string cimport memset, strchr, strcmp, strlen, strstr
 
 cimport lxml.includes.etreepublic as cetree
 cimport numpy as cnp
@@ -314,14 +314,15 @@ cdef inline Py_ssize_t _children(xmlNode* c) noexcept:
 
 
 def markup_walk(root, tuple counted, frozenset blocks, frozenset nav_tags, frozenset main_tags,
-                frozenset page_tags):
+                frozenset page_tags, tuple spellings=()):
     """What ``pagekind.markup_counts`` reads from the raw tree besides its microdata: the
     counts of the ``counted`` tags, visible inputs, distinct times, the deepest list, the
     JSON-LD scripts' texts, links in navigation, the site footer's links (elements) and the
-    most blocks holding links that share a parent, tag and class. None for a tree it cannot
-    read as lxml does (the Python reading serves)."""
+    most blocks holding links that share a parent, tag and class; and the links whose href
+    holds one of ``spellings`` (UTF-8) and no "#", for ``pagekind.menu_self_links`` to
+    judge. None for a tree it cannot read as lxml does (the Python reading serves)."""
     try:
-        return _markup_walk(root, counted, blocks, nav_tags, main_tags, page_tags)
+        return _markup_walk(root, counted, blocks, nav_tags, main_tags, page_tags, spellings)
     except _Unusual:
         return None
 
@@ -382,7 +383,7 @@ cdef struct Levels:
 
 
 cdef object _markup_walk(root, tuple counted, frozenset blocks, frozenset nav_tags,
-                         frozenset main_tags, frozenset page_tags):
+                         frozenset main_tags, frozenset page_tags, tuple spellings):
     cdef cetree._Document doc = cetree.documentOrRaise(root)
     # the open elements, the root at 1 (0: above it); grown as the tree deepens
     cdef Levels levels
@@ -396,14 +397,14 @@ cdef object _markup_walk(root, tuple counted, frozenset blocks, frozenset nav_ta
     levels.at[0].lists = 0
     try:
         return _markup_levels((<cetree._Element>root)._c_node, doc, &levels, counted, blocks,
-                              nav_tags, main_tags, page_tags)
+                              nav_tags, main_tags, page_tags, spellings)
     finally:
         free(levels.at)
 
 
 cdef object _markup_levels(xmlNode* c_root, cetree._Document doc, Levels* stack,
                            tuple counted, frozenset blocks, frozenset nav_tags,
-                           frozenset main_tags, frozenset page_tags):
+                           frozenset main_tags, frozenset page_tags, tuple spellings):
     cdef Level* levels = stack.at
     cdef xmlNode* c = c_root
     cdef xmlNode* nxt
@@ -427,7 +428,18 @@ cdef object _markup_levels(xmlNode* c_root, cetree._Document doc, Levels* stack,
     times = set()
     scripts = []
     footer_links = []
+    self_links = []
     siblings = {}
+    cdef bytes first_bytes = spellings[0] if len(spellings) > 0 else None
+    cdef bytes second_bytes = spellings[1] if len(spellings) > 1 else None
+    cdef const char* first_spelling = NULL
+    cdef const char* second_spelling = NULL
+    if first_bytes is not None:
+        first_spelling = first_bytes
+    if second_bytes is not None:
+        second_spelling = second_bytes
+    cdef xmlAttr* href
+    cdef xmlNode* value
     while True:
         if c.type != XML_ELEMENT_NODE or c.ns is not NULL:
             raise _Unusual()
@@ -465,6 +477,21 @@ cdef object _markup_levels(xmlNode* c_root, cetree._Document doc, Levels* stack,
                     first = _text_or_skip(c.children)
                     scripts.append(_collect(first) if first is not NULL else "")
         # a link: its parent's chain decides navigation and footer, and marks the blocks
+        if flags & K_LINK and first_spelling is not NULL:
+            href = c.properties
+            while href is not NULL and not (href.ns is NULL
+                                            and strcmp(<const char*>href.name, b"href") == 0):
+                href = href.next
+            if href is not NULL:
+                value = href.children
+                if value is not NULL and value.type == XML_TEXT_NODE and value.next is NULL:
+                    if strchr(<const char*>value.content, 35) is NULL and (  # no "#"
+                            strstr(<const char*>value.content, first_spelling) is not NULL
+                            or (second_spelling is not NULL and strstr(
+                                <const char*>value.content, second_spelling) is not NULL)):
+                        self_links.append(cetree.elementFactory(doc, c))
+                elif value is not NULL:  # a value of several nodes: judged in Python
+                    self_links.append(cetree.elementFactory(doc, c))
         if flags & K_LINK and sp > 0:
             bits = levels[sp].bits
             nav_links += (bits & IN_NAV) != 0
@@ -510,7 +537,7 @@ cdef object _markup_levels(xmlNode* c_root, cetree._Document doc, Levels* stack,
                     if parent and n > repeated and _children(<xmlNode*><size_t>parent) >= 3:
                         repeated = n
                 return (dict(zip(counted, counts)), inputs, times, depth, scripts, nav_links,
-                        footer_links, repeated)
+                        footer_links, repeated, self_links)
             nxt = _next_walked(c.next)
             if nxt is not NULL:
                 c = nxt

@@ -38,7 +38,7 @@ import math
 import re
 import zlib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path
@@ -217,21 +217,30 @@ def _in_menu(link: etree._Element) -> bool:
     return menu
 
 
-def menu_self_links(root: etree._Element, url: str | None) -> int:
+def _self_spellings(url: str | None) -> tuple[str | None, tuple[str, ...]]:
+    """The page's key and its last path segment as an href may write it (as written and
+    percent-decoded); no spellings for a URL without a path."""
+    if not url:
+        return None, ()
+    own = page_key(url)
+    last = [s for s in urlsplit(url).path.split("/") if s][-1:] if own else []
+    return (own, tuple(dict.fromkeys((last[0], unquote(last[0]))))) if last else (None, ())
+
+
+def menu_self_links(root: etree._Element, url: str | None,
+                    links: Iterable[etree._Element] | None = None) -> int:
     """Links to the page itself in a menu or footer. A site's fixed pages (privacy, terms,
     contact, a section front) are menu destinations, so each holds the menu that links it;
     a story is linked from listings, not from its own template. Only hrefs holding the
     URL's last path segment are resolved, so a page costs a few ``urljoin`` calls; a link
-    with a fragment points into the page (skip links, comments) and is not counted."""
-    if not url:
+    with a fragment points into the page (skip links, comments) and is not counted.
+    ``links``: the page's links that may be such (``_cwalk.markup_walk`` picks them), else
+    every link."""
+    own, spellings = _self_spellings(url)
+    if not spellings:
         return 0
-    own = page_key(url)
-    last = [s for s in urlsplit(url).path.split("/") if s][-1:] if own else []
-    if not last:
-        return 0
-    spellings = {last[0], unquote(last[0])}
     count = 0
-    for link in root.iter("a"):
+    for link in root.iter("a") if links is None else links:
         href = link.get("href")
         if (href and "#" not in href and any(s in href for s in spellings)
                 and page_key(urljoin(url, href)) == own):
@@ -318,12 +327,15 @@ def markup_counts(root: etree._Element, url: str | None = None
             types.append(value.rstrip("/").rsplit("/", 1)[-1].lower())
         else:
             authors += 1
-    walked = _C_MARKUP(root, _COUNTED, _BLOCKS, _NAV_TAGS, _MAIN_TAGS, _PAGE_TAGS
+    spellings = tuple(s.encode("utf-8", "surrogatepass") for s in _self_spellings(url)[1])
+    walked = _C_MARKUP(root, _COUNTED, _BLOCKS, _NAV_TAGS, _MAIN_TAGS, _PAGE_TAGS, spellings
                        ) if _C_MARKUP is not None else None
     if walked is None:
         tags, inputs, times, depth, scripts, nav_links, footer_links, repeated = _markup_walk(root)
+        self_links = None
     else:
-        tags, inputs, times, depth, scripts, nav_links, footer_links, repeated = walked
+        (tags, inputs, times, depth, scripts, nav_links, footer_links, repeated,
+         self_links) = walked
     for script in scripts:
         data = json_loads(script)
         if data is not None:
@@ -350,7 +362,7 @@ def markup_counts(root: etree._Element, url: str | None = None
         "distinct_times": math.log1p(len(times)),
         "images": math.log1p(tags["img"]),
         "h1_elements": tags["h1"],
-        "menu_self_links": menu_self_links(root, url),
+        "menu_self_links": menu_self_links(root, url, self_links),
     }, footer_links
 
 
