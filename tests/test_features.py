@@ -459,9 +459,9 @@ TRICKY_PAGES = [
     "<svg><text>drawn</text></svg><table><tr><td>cell</td><td><a href='/x'>link <b>bold"
     "</b></a> after</td></tr></table><form><input name='q'><label>Search</label></form>"
     "</body></html>",
-    # deep nesting and many siblings
+    # deep nesting, and more elements than the C walk's first allocation (4,096)
     "<html><body>" + "<div class='d'>" * 300 + "deep" + "</div>" * 300
-    + "".join(f"<li>item {i}</li>" for i in range(500)) + "</body></html>",
+    + "".join(f"<li>item {i}</li>" for i in range(5000)) + "</body></html>",
 ]
 
 

@@ -135,26 +135,6 @@ cdef inline xmlNode* _next_walked(xmlNode* c) noexcept:
     return c
 
 
-cdef Py_ssize_t _count(xmlNode* root) noexcept:
-    cdef Py_ssize_t n = 0
-    cdef xmlNode* c = root
-    cdef xmlNode* nxt
-    while True:
-        n += 1
-        nxt = _next_walked(c.children)
-        if nxt is not NULL:
-            c = nxt
-            continue
-        while True:
-            if c is root:
-                return n
-            nxt = _next_walked(c.next)
-            if nxt is not NULL:
-                c = nxt
-                break
-            c = c.parent
-
-
 def walk(root, dict links, dict tag_codes, containers, list tag_mask, long long hidden_bit,
          long long control_bit, long long linked_bit, hidden_style, bytes control_mark,
          bytes linked_mark):
@@ -181,18 +161,23 @@ cdef object _walk(root, dict links, dict tag_codes, containers, list tag_mask,
     cdef const char* linked_name = linked_mark
     cdef Py_ssize_t i = 0, top, sp = 0, code, n_tags = len(tag_mask)
     cdef long long mask
-    cdef Py_ssize_t n_el = _count(c_root)
     link_of = {<size_t>(<cetree._Element>el)._c_node: v for el, v in links.items()}
     # libxml2 interns a document's names: one lookup per distinct name pointer
     cdef NameCache codes
     memset(&codes, 0, sizeof(NameCache))
     cdef Py_ssize_t slot
-    is_container = [k in containers for k in range(n_tags)]
-    tag_code_a, parent_a, depth_a, end_a, masks_a, cont_a = (
-        np.empty(n_el, np.int64) for _ in range(6))
-    cdef long long[::1] tag_code = tag_code_a, parent = parent_a, depth = depth_a
-    cdef long long[::1] end = end_a, masks = masks_a, cont = cont_a
-    stack_a = np.empty(n_el + 1, np.int64)
+    cdef bint container_of[64]
+    cdef long long mask_of[64]
+    if n_tags > 64:
+        raise _Unusual()
+    for code in range(n_tags):
+        container_of[code] = code in containers
+        mask_of[code] = tag_mask[code]
+    # per element: tag code, parent, depth, end, masks, container; grown by doubling
+    cdef Py_ssize_t capacity = 4096
+    columns = np.empty((6, capacity), np.int64)
+    stack_a = np.empty(capacity + 1, np.int64)
+    cdef long long[:, ::1] col = columns
     cdef long long[::1] stack = stack_a
     stack[0] = -1
     link_at = []
@@ -216,17 +201,27 @@ cdef object _walk(root, dict links, dict tag_codes, containers, list tag_mask,
                     codes.keys[slot] = <size_t>c.name
                     codes.values[slot] = code
                     codes.used += 1
+        if i == capacity:
+            grown = np.empty((6, 2 * capacity), np.int64)
+            grown[:, :capacity] = columns
+            columns = grown
+            col = columns
+            grown_stack = np.empty(2 * capacity + 1, np.int64)
+            grown_stack[:capacity + 1] = stack_a
+            stack_a = grown_stack
+            stack = stack_a
+            capacity *= 2
         top = stack[sp]
-        tag_code[i] = code
-        parent[i] = top
-        depth[i] = sp
-        end[i] = i + 1
-        cont[i] = i if (is_container[code] or top < 0) else cont[top]
+        col[0, i] = code
+        col[1, i] = top
+        col[2, i] = sp
+        col[3, i] = i + 1
+        col[5, i] = i if (container_of[code] or top < 0) else col[5, top]
         if link_of:
             value = link_of.get(<size_t>c)
             if value is not None:
                 link_at.append((i, *value))
-        mask = tag_mask[code]
+        mask = mask_of[code]
         a = c.properties
         if a is not NULL:
             class_attr = NULL
@@ -257,7 +252,7 @@ cdef object _walk(root, dict links, dict tag_codes, containers, list tag_mask,
                 keyed.append(i)
                 keys.append(f"{_value(class_attr) if class_attr is not NULL else ''} "
                             f"{_value(id_attr) if id_attr is not NULL else ''}")
-        masks[i] = mask
+        col[4, i] = mask
         nxt = _text_or_skip(c.children)
         if nxt is not NULL:
             text = _collect(nxt)
@@ -275,10 +270,11 @@ cdef object _walk(root, dict links, dict tag_codes, containers, list tag_mask,
         while True:  # the end of c, and of each ancestor that has no next node
             top = stack[sp]
             sp -= 1
-            end[top] = i
+            col[3, top] = i
             if c is c_root:  # the root's tail is outside the page
-                return (tag_code_a, parent_a, depth_a, end_a, masks_a, texts, owner, tails,
-                        cont_a, link_at, keyed, keys)
+                done = columns[:, :i]
+                return (done[0], done[1], done[2], done[3], done[4], texts, owner, tails,
+                        done[5], link_at, keyed, keys)
             nxt = _text_or_skip(c.next)
             if nxt is not NULL and top:
                 text = _collect(nxt)
