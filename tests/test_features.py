@@ -499,3 +499,32 @@ def test_the_c_walk_reads_a_tree_as_the_python_walk_does() -> None:
     assert F._C_WALK(root, links, F._TAG_CODE, F._CONTAINERS, F._TAG_MASK, 1, 2, 4,
                      F.HIDDEN_STYLE, b"x", b"y") is None
     assert _as_lists(F._tree_walk(root, links)) == _as_lists(F._walk(root, links))
+
+
+def test_the_c_link_count_is_the_python_count() -> None:
+    """``_cwalk.link_counts`` must count what ``clean._link_counts`` counts (characters by
+    code point, spaces and newlines aside, under each link's nearest non-inline ancestor)
+    and hand back the links holding elements, whose blocks ``clean`` then marks."""
+    from newscrawl.extraction import clean as C
+    from newscrawl.extraction.compiled import CWALK
+    from newscrawl.extraction.parse import parse
+
+    if CWALK is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("the C walk was not built: the bench would time the Python walk")
+        pytest.skip("the C walk is not built here")
+    html = ("<html><body><p>See <a href='/a'>caf\u00e9 \u4e2d\u6587\n link</a> and <b><i>"
+            "<a href='/b'>bold <span>inner <a href='/c'>nested</a></span></a></i></b></p>"
+            "<div><a href='/d'><div>card <h3>title</h3></div><img src='x'></a>"
+            "<a href='/e'></a><a><![CDATA[raw]]></a></div>"
+            "<a href='/top'>\U0001f600 top</a></body></html>")
+    python_root, c_root = parse(html), parse(html)
+    python = C._link_counts(python_root)
+    counts, holding = CWALK.link_counts(c_root, C._INLINE)
+    for a in holding:
+        C._mark_linked_blocks(a)
+    assert etree.tostring(python_root) == etree.tostring(c_root)
+    assert sorted((el.tag, v) for el, v in python.items()) == sorted(
+        (el.tag, v) for el, v in counts.items())
+    assert {el.getroottree().getpath(el) for el in counts} == {
+        el.getroottree().getpath(el) for el in python}

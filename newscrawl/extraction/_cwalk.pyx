@@ -539,3 +539,100 @@ cdef object _markup_levels(xmlNode* c_root, cetree._Document doc, Levels* stack,
                 c = nxt
                 break
             c = c.parent
+
+
+cdef inline Py_ssize_t _text_chars(xmlNode* el) noexcept:
+    """``len(t) - t.count(" ") - t.count("\\n")`` for ``t`` the text of ``el``'s subtree
+    (``etree.tostring(el, method="text")`` without its tail), from libxml2's UTF-8: code
+    points are the bytes that do not continue one."""
+    cdef Py_ssize_t n = 0
+    cdef xmlNode* c = el.children
+    cdef const unsigned char* p
+    while c is not NULL:
+        if c.type == XML_TEXT_NODE or c.type == XML_CDATA_SECTION_NODE:
+            p = <const unsigned char*>c.content
+            while p[0] != 0:
+                if (p[0] & 0xC0) != 0x80 and p[0] != 32 and p[0] != 10:
+                    n += 1
+                p += 1
+        if c.children is not NULL and c.type == XML_ELEMENT_NODE:
+            c = c.children
+            continue
+        while c.next is NULL:
+            c = c.parent
+            if c is el:
+                return n
+        c = c.next
+    return n
+
+
+def link_counts(root, frozenset inline):
+    """What ``clean`` counts of the links after dropping and before unwrapping:
+    ``{block: (link characters, links)}`` by each link's nearest ancestor whose tag is not
+    in ``inline``, and the links that hold elements (their blocks get marked). None for a
+    tree it cannot read as lxml does."""
+    try:
+        return _link_counts(root, inline)
+    except _Unusual:
+        return None
+
+
+cdef object _link_counts(root, frozenset inline):
+    cdef xmlNode* c_root = (<cetree._Element>root)._c_node
+    cdef cetree._Document doc = cetree.documentOrRaise(root)
+    cdef xmlNode* c = c_root
+    cdef xmlNode* nxt
+    cdef xmlNode* block
+    cdef NameCache kinds  # 1: an inline tag, 2: "a", 4: neither
+    memset(&kinds, 0, sizeof(NameCache))
+    cdef Py_ssize_t slot
+    cdef long long flags
+    counts = {}
+    holding = []
+    while True:
+        if c.type != XML_ELEMENT_NODE:
+            raise _Unusual()
+        flags = _name_kind(&kinds, c, inline)
+        if flags & 2:
+            block = c.parent
+            while block is not NULL and block.type == XML_ELEMENT_NODE and _name_kind(
+                    &kinds, block, inline) & 1:
+                block = block.parent
+            if block is not NULL and block.type == XML_ELEMENT_NODE:
+                found = counts.get(<size_t>block)
+                chars = _text_chars(c)
+                counts[<size_t>block] = ((chars, 1) if found is None
+                                         else (found[0] + chars, found[1] + 1))
+                if _next_walked(c.children) is not NULL:
+                    holding.append(cetree.elementFactory(doc, c))
+        nxt = _next_walked(c.children)
+        if nxt is not NULL:
+            c = nxt
+            continue
+        while True:
+            if c is c_root:
+                return ({cetree.elementFactory(doc, <xmlNode*><size_t>block_at): value
+                         for block_at, value in counts.items()}, holding)
+            nxt = _next_walked(c.next)
+            if nxt is not NULL:
+                c = nxt
+                break
+            c = c.parent
+
+
+cdef long long _name_kind(NameCache* kinds, xmlNode* c, frozenset inline) except -1:
+    cdef Py_ssize_t slot = _slot(kinds, <size_t>c.name)
+    cdef long long kind
+    if slot >= 0 and kinds.keys[slot] == <size_t>c.name and c.ns is NULL:
+        return kinds.values[slot]
+    if c.ns is not NULL:
+        return 4  # "{ns}name": neither inline nor a link
+    name = _utf8(c.name)
+    kind = 1 if name in inline else 0
+    kind |= 2 if name == "a" else 0
+    kind = kind or 4
+    if slot >= 0:
+        kinds.keys[slot] = <size_t>c.name
+        kinds.values[slot] = kind
+        kinds.used += 1
+    return kind

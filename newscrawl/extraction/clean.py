@@ -10,6 +10,7 @@ import re
 
 from lxml import etree
 
+from .compiled import CWALK
 from .text import HIDDEN_STYLE, SCREEN_READER_CLASSES, hides, screen_reader_only
 
 __all__ = ["HIDDEN_STYLE", "SCREEN_READER_CLASSES", "clean", "hides"]
@@ -232,6 +233,26 @@ def streams_segments(page: str | bytes) -> bool:
     return "hidden id=" in page and _SEGMENT_MARK.search(page) is not None
 
 
+def _link_counts(root: etree._Element) -> dict[etree._Element, tuple[int, int]]:
+    """Link characters and links by block (``_cwalk.link_counts`` counts the same in C),
+    marking the blocks inside links on the way."""
+    links: dict[etree._Element, tuple[int, int]] = {}
+    for a in root.iter("a"):
+        block = _block_of(a)
+        if block is None:
+            continue
+        # Most links hold only text: serialising one costs five times reading its text.
+        if len(a):
+            text = etree.tostring(a, method="text", encoding=str, with_tail=False)
+            _mark_linked_blocks(a)
+        else:
+            text = a.text or ""
+        n = len(text) - text.count(" ") - text.count("\n")
+        chars, count = links.get(block, (0, 0))
+        links[block] = (chars + n, count + 1)
+    return links
+
+
 def clean(root: etree._Element, streamed: bool = True
           ) -> dict[etree._Element, tuple[int, int]]:
     """Clean ``root`` in place; return ``{block: (link characters, links)}``.
@@ -258,20 +279,13 @@ def clean(root: etree._Element, streamed: bool = True
     etree.strip_elements(root, *DROP, etree.Comment, etree.ProcessingInstruction, with_tail=False)
     _join_text_runs(root, _CROWDED_LINKS)  # the link count below reads their text
     _drop_hidden_inline(root)
-    links: dict[etree._Element, tuple[int, int]] = {}
-    for a in root.iter("a"):
-        block = _block_of(a)
-        if block is None:
-            continue
-        # Most links hold only text: serialising one costs five times reading its text.
-        if len(a):
-            text = etree.tostring(a, method="text", encoding=str, with_tail=False)
+    counted = CWALK.link_counts(root, _INLINE) if CWALK is not None else None
+    if counted is not None:
+        links, holding = counted
+        for a in holding:
             _mark_linked_blocks(a)
-        else:
-            text = a.text or ""
-        n = len(text) - text.count(" ") - text.count("\n")
-        chars, count = links.get(block, (0, 0))
-        links[block] = (chars + n, count + 1)
+    else:
+        links = _link_counts(root)
     for br in root.iter("br"):
         br.text = LINE_BREAK  # unwrapped, it lands before the tail (the tail is not read)
     etree.strip_tags(root, "br", *INLINE)

@@ -20,11 +20,11 @@ from functools import lru_cache, reduce
 from itertools import chain
 from operator import itemgetter, or_
 
-import lxml
 import numpy as np
 from lxml import etree
 
 from .clean import CONTROL_MARK, LINKED_MARK
+from .compiled import CWALK
 from .metadata import Metadata
 from .text import HIDDEN_STYLE, text_key
 
@@ -375,13 +375,8 @@ def _walk(root: etree._Element, links: dict):
     return tag_code, parent, depth, end, masks, texts, owner, tails, cont, link_at, keyed, keys
 
 
-try:
-    from . import _cwalk
-except ImportError:  # built without a C compiler, or run from sources never built
-    _cwalk = None
-_C_WALK = _cwalk.walk if _cwalk is not None and lxml.__version__ == _cwalk.LXML_VERSION else None
-"""``_walk`` compiled (``_cwalk.pyx``), when it was built against the lxml in use: it reads
-lxml's node structs, so under another lxml the Python walk serves."""
+_C_WALK = CWALK.walk if CWALK is not None else None
+"""``_walk`` compiled (``_cwalk.pyx``; ``compiled``)."""
 
 
 def _tree_walk(root: etree._Element, links: dict):

@@ -49,7 +49,8 @@ from lxml import etree
 
 from .article import PageSignals
 from .clean import hidden_input
-from .features import _C_WALK, FEATURE_NAMES, TAGS, NodeTable
+from .compiled import CWALK
+from .features import FEATURE_NAMES, TAGS, NodeTable
 from .meta_jsonld import _loads as json_loads
 from .meta_jsonld import _types as jsonld_types
 from .model import ModelMismatch, dense_predictor
@@ -193,12 +194,9 @@ _COUNTED = ("input", "time", "ul", "ol", "script", "form", "button", "select", "
             "code", "article", "img", "h1", *_SUBHEADINGS)
 
 
-try:
-    from ._cwalk import markup_walk as _c_markup_walk
-except ImportError:
-    _c_markup_walk = None
-_C_MARKUP = _c_markup_walk if _C_WALK is not None else None
-"""``_markup_walk`` compiled, under the lxml it was built against (``features._C_WALK``)."""
+_c_markup_walk = CWALK.markup_walk if CWALK is not None else None
+_C_MARKUP = _c_markup_walk
+"""``_markup_walk`` compiled (``_cwalk.pyx``; ``compiled``)."""
 
 
 def _in_menu(link: etree._Element) -> bool:
