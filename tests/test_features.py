@@ -528,3 +528,20 @@ def test_the_c_link_count_is_the_python_count() -> None:
         (el.tag, v) for el, v in counts.items())
     assert {el.getroottree().getpath(el) for el in counts} == {
         el.getroottree().getpath(el) for el in python}
+
+
+def test_the_c_character_counts_are_the_python_counts() -> None:
+    from newscrawl.extraction.compiled import CWALK
+
+    if CWALK is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("the C walk was not built: the bench would time the Python walk")
+        pytest.skip("the C walk is not built here")
+    rng = random.Random(3)
+    alphabet = "aZ9 .,!?\u3002\u4e2d\u00e9\u0663\u00a0\u2028\t\n\U0001f600\u0301\u05d0$"
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 40))) + "x"
+             for _ in range(2000)] + ["\u4e2d\u6587\u3002 ", "\U0001f600", "a \u00a0\u3000"]
+    counts, last = CWALK.char_counts(texts, F._CLASS_OF, F.N_CLASSES)
+    expected_counts, expected_last = F._char_counts(texts)
+    assert counts.dtype == expected_counts.dtype and last.dtype == expected_last.dtype
+    assert np.array_equal(counts, expected_counts) and np.array_equal(last, expected_last)

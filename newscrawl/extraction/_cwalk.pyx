@@ -636,3 +636,41 @@ cdef long long _name_kind(NameCache* kinds, xmlNode* c, frozenset inline) except
         kinds.values[slot] = kind
         kinds.used += 1
     return kind
+
+
+cdef extern from "Python.h":
+    int PyUnicode_KIND(object)
+    void* PyUnicode_DATA(object)
+    Py_ssize_t PyUnicode_GET_LENGTH(object)
+    Py_UCS4 PyUnicode_READ(int kind, void* data, Py_ssize_t index)
+    bint Py_UNICODE_ISSPACE(Py_UCS4)
+
+
+def char_counts(list texts, const unsigned char[::1] class_of, Py_ssize_t classes):
+    """``features._char_counts``: per text, its code points in each class of ``class_of``
+    (float64, as ``np.bincount`` gives them), and its last code point that is not white
+    space; read from the strings' own storage, without encoding them."""
+    cdef Py_ssize_t n = len(texts), row, i, length
+    cdef int kind
+    cdef void* data
+    cdef Py_UCS4 cp
+    counts_a = np.zeros((n, classes), np.float64)
+    last_a = np.zeros(n, np.int64)
+    cdef double[:, ::1] counts = counts_a
+    cdef long long[::1] last = last_a
+    for row in range(n):
+        text = texts[row]
+        if not isinstance(text, str):
+            raise TypeError("char_counts reads str")
+        kind = PyUnicode_KIND(text)
+        data = PyUnicode_DATA(text)
+        length = PyUnicode_GET_LENGTH(text)
+        for i in range(length):
+            counts[row, class_of[PyUnicode_READ(kind, data, i)]] += 1
+        i = length - 1
+        while i >= 0 and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)):
+            i -= 1
+        if i < 0:
+            raise ValueError("a text of white space only has no last character")
+        last[row] = PyUnicode_READ(kind, data, i)
+    return counts_a, last_a

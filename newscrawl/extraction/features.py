@@ -512,7 +512,8 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     idx_el = np.arange(n_el)
     owner_a = np.asarray(owner, dtype=np.int64)
 
-    counts, last_cp = _char_counts(texts)
+    counts, last_cp = (CWALK.char_counts(texts, _CLASS_OF, N_CLASSES) if CWALK is not None
+                       else _char_counts(texts))
     lengths = counts.sum(axis=1)
     length = lengths.astype(np.float64)
     chars = length - counts[:, C_SPACE]
