@@ -15,6 +15,7 @@ with the same results at about three times the cost of that step.
 from pathlib import Path
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 
@@ -28,6 +29,21 @@ class BuildWithModels(build_py):
         for path in sorted(Path("models").iterdir()):
             if path.is_file():
                 self.copy_file(str(path), str(target / path.name))
+
+
+class BuildOptionalExtensions(build_ext):
+    """A module that fails to compile is left out, with a warning, in every kind of build:
+    setuptools honours ``optional`` in a wheel's build but an editable install then still
+    copies the missing file and fails."""
+
+    def build_extensions(self) -> None:
+        self.check_extensions_list(self.extensions)
+        for ext in list(self.extensions):
+            try:
+                self.build_extension(ext)
+            except Exception as exc:  # noqa: BLE001 - any compiler failure: Python serves
+                self.warn(f"{ext.name} not built ({exc}); newscrawl reads trees in Python")
+                self.extensions.remove(ext)
 
 
 def extensions() -> list[Extension]:
@@ -46,4 +62,5 @@ def extensions() -> list[Extension]:
     return cythonize([walk], quiet=True)
 
 
-setup(cmdclass={"build_py": BuildWithModels}, ext_modules=extensions())
+setup(cmdclass={"build_py": BuildWithModels, "build_ext": BuildOptionalExtensions},
+      ext_modules=extensions())

@@ -5,6 +5,7 @@ when it ran nothing."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import site
@@ -37,16 +38,21 @@ PAGE = ("<!DOCTYPE html><html lang='en'><head><title>Harbour wall to open two ye
         + "</article><footer>© The Gazette</footer></body></html>")
 
 
-def run(cmd: list[str], cwd: Path) -> subprocess.CompletedProcess:
-    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, check=False)
+def run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None
+        ) -> subprocess.CompletedProcess:
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, check=False, env=env)
     assert proc.returncode == 0, f"{cmd[:4]} failed:\n{proc.stdout}\n{proc.stderr}"
     return proc
 
 
-def test_built_wheel_extracts_outside_the_checkout(tmp_path: Path) -> None:
+@pytest.mark.parametrize("compiler", ["cc", "none"])
+def test_built_wheel_extracts_outside_the_checkout(tmp_path: Path, compiler: str) -> None:
     """`pip install .` (not editable) must carry the model: build the wheel from a copy of
     the sources, install it into a fresh venv whose only other path is this environment's
-    site-packages (the dependencies, offline), and run its `newscrawl extract` elsewhere."""
+    site-packages (the dependencies, offline), and run its `newscrawl extract` elsewhere.
+    Built where no C compiler works (``CC=false``), the wheel has no compiled walks and
+    extracts the same page in Python."""
+    env = {**os.environ, "CC": "false"} if compiler == "none" else None
     src = tmp_path / "src"
     src.mkdir()
     for name in BUILD_INPUTS:
@@ -58,12 +64,17 @@ def test_built_wheel_extracts_outside_the_checkout(tmp_path: Path) -> None:
             shutil.copy2(source, src / name)
     wheels = tmp_path / "wheels"
     run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-index",
-         "--no-build-isolation", "-w", str(wheels), str(src)], tmp_path)
+         "--no-build-isolation", "-w", str(wheels), str(src)], tmp_path, env)
     (wheel,) = wheels.glob("newscrawl-*.whl")
-    names = set(zipfile.ZipFile(wheel).namelist())
+    # a wheel whose module was not compiled files the package under .data/purelib/
+    names = {re.sub(r"^newscrawl-[^/]+\.data/(?:pure|plat)lib/", "", n)
+             for n in zipfile.ZipFile(wheel).namelist()}
     shipped = {p.name for p in (REPO / "models").iterdir() if p.is_file()}
     assert shipped and {f"newscrawl/models/{n}" for n in shipped} <= names
     assert "newscrawl/article.schema.json" in names
+    compiled = any(n.startswith("newscrawl/extraction/_cwalk") and n.endswith(".so")
+                   for n in names)
+    assert compiled == (compiler == "cc")
     metadata = zipfile.ZipFile(wheel).read(
         next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
     assert "Requires-Dist: xgboost-cpu==" in metadata
@@ -80,8 +91,11 @@ def test_built_wheel_extracts_outside_the_checkout(tmp_path: Path) -> None:
          "--no-deps", "--no-index", str(wheel)], tmp_path)
 
     where = run([str(python), "-c", "import newscrawl.extraction.extractor as e; "
-                 "print(e.__file__); print(e.DEFAULT_MODEL)"], tmp_path).stdout.split()
-    assert all(Path(p).is_relative_to(venv_site) for p in where), where
+                 "print(e.__file__); print(e.DEFAULT_MODEL); "
+                 "from newscrawl.extraction.compiled import CWALK; print(CWALK is not None)"],
+                tmp_path).stdout.split()
+    assert all(Path(p).is_relative_to(venv_site) for p in where[:2]), where
+    assert where[2] == str(compiler == "cc")
 
     page = tmp_path / "page.html"
     page.write_text(PAGE, "utf-8")
