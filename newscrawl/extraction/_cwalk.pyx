@@ -150,7 +150,7 @@ def walk(root, dict links, dict tag_codes, containers, list tag_mask, long long 
 cdef object _walk(root, dict links, dict tag_codes, containers, list tag_mask,
                   long long hidden_bit, long long control_bit, long long linked_bit,
                   hidden_style, bytes control_mark, bytes linked_mark):
-    cdef xmlNode* c_root = (<cetree._Element>root)._c_node
+    cdef xmlNode* c_root = (<cetree._Element?>root)._c_node
     cdef xmlNode* c = c_root
     cdef xmlNode* nxt
     cdef xmlAttr* a
@@ -161,7 +161,7 @@ cdef object _walk(root, dict links, dict tag_codes, containers, list tag_mask,
     cdef const char* linked_name = linked_mark
     cdef Py_ssize_t i = 0, top, sp = 0, code, n_tags = len(tag_mask)
     cdef long long mask
-    link_of = {<size_t>(<cetree._Element>el)._c_node: v for el, v in links.items()}
+    link_of = {<size_t>(<cetree._Element?>el)._c_node: v for el, v in links.items()}
     # libxml2 interns a document's names: one lookup per distinct name pointer
     cdef NameCache codes
     memset(&codes, 0, sizeof(NameCache))
@@ -392,7 +392,7 @@ cdef object _markup_walk(root, tuple counted, frozenset blocks, frozenset nav_ta
     levels.at[0].held = 1
     levels.at[0].lists = 0
     try:
-        return _markup_levels((<cetree._Element>root)._c_node, doc, &levels, counted, blocks,
+        return _markup_levels((<cetree._Element?>root)._c_node, doc, &levels, counted, blocks,
                               nav_tags, main_tags, page_tags, spellings)
     finally:
         free(levels.at)
@@ -578,7 +578,7 @@ def link_counts(root, frozenset inline):
 
 
 cdef object _link_counts(root, frozenset inline):
-    cdef xmlNode* c_root = (<cetree._Element>root)._c_node
+    cdef xmlNode* c_root = (<cetree._Element?>root)._c_node
     cdef cetree._Document doc = cetree.documentOrRaise(root)
     cdef xmlNode* c = c_root
     cdef xmlNode* nxt
