@@ -601,11 +601,11 @@ def test_the_c_markup_walk_reads_the_raw_tree_as_the_python_walk_does() -> None:
            "About</a></main><footer><a href='/about'>About</a></footer></body></html>")
     for html, url in ((own, "https://example.org/about/"), (MARKUP_PAGES[0], None)):
         in_c = PK.markup_counts(etree.HTML(html), url)[0]
+        compiled, PK._C_MARKUP = PK._C_MARKUP, None
         try:
-            PK._C_MARKUP = None
             in_python = PK.markup_counts(etree.HTML(html), url)[0]
         finally:
-            PK._C_MARKUP = PK._c_markup_walk
+            PK._C_MARKUP = compiled
         assert in_c == in_python
     assert in_c["menu_self_links"] == 0 and PK.markup_counts(
         etree.HTML(own), "https://example.org/about/")[0]["menu_self_links"] == 2

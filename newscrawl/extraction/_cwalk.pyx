@@ -124,6 +124,15 @@ cdef inline Py_ssize_t _slot(NameCache* cache, size_t key) noexcept:
     return at if cache.used < SLOTS // 2 else -1
 
 
+cdef inline void _remember(NameCache* cache, Py_ssize_t slot, size_t key,
+                           long long value) noexcept:
+    """Store ``value`` in the empty ``slot`` ``_slot`` gave (none when the cache is full)."""
+    if slot >= 0:
+        cache.keys[slot] = key
+        cache.values[slot] = value
+        cache.used += 1
+
+
 cdef inline bint _walked(xmlNode* c) noexcept:
     # what lxml's iterwalk visits: elements, comments, entity references, PIs
     return c.type == 1 or c.type == 8 or c.type == 5 or c.type == 7
@@ -197,10 +206,7 @@ cdef object _walk(root, dict links, dict tag_codes, containers, list tag_mask,
                 code = codes.values[slot]
             else:
                 code = tag_codes.get(_utf8(c.name), 0)
-                if slot >= 0:
-                    codes.keys[slot] = <size_t>c.name
-                    codes.values[slot] = code
-                    codes.used += 1
+                _remember(&codes, slot, <size_t>c.name, code)
         if i == capacity:
             grown = np.empty((6, 2 * capacity), np.int64)
             grown[:, :capacity] = columns
@@ -451,10 +457,7 @@ cdef object _markup_levels(xmlNode* c_root, cetree._Document doc, Levels* stack,
                      | K_FOOTER * (name == "footer") | K_LINK * (name == "a")
                      | K_LIST * (name in ("ul", "ol")))
             flags_of[<size_t>c.name] = flags
-            if slot >= 0:
-                kinds.keys[slot] = <size_t>c.name
-                kinds.values[slot] = flags
-                kinds.used += 1
+            _remember(&kinds, slot, <size_t>c.name, flags)
         kind = (flags & 63) - 1
         # the counted tags, in document order as root.iter(*counted) meets them
         if kind >= 0:
@@ -631,10 +634,7 @@ cdef long long _name_kind(NameCache* kinds, xmlNode* c, frozenset inline) except
     kind = 1 if name in inline else 0
     kind |= 2 if name == "a" else 0
     kind = kind or 4
-    if slot >= 0:
-        kinds.keys[slot] = <size_t>c.name
-        kinds.values[slot] = kind
-        kinds.used += 1
+    _remember(kinds, slot, <size_t>c.name, kind)
     return kind
 
 

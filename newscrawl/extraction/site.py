@@ -26,7 +26,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict, deque
 from collections.abc import Iterable, Sequence
-from urllib.parse import SplitResult, unquote, urljoin, urlsplit
+from urllib.parse import unquote, urljoin, urlsplit
 
 import numpy as np
 from lxml import etree
@@ -55,18 +55,19 @@ def page_key(url: str | None) -> str | None:
         host = parts.hostname
     except ValueError:
         return None
-    return _key(host, parts) if host else None
+    return _key(host, parts.path, parts.query) if host else None
 
 
-def _key(host: str, parts: SplitResult) -> str:
-    query = f"?{parts.query}" if parts.query else ""
-    return f"{host.removeprefix('www.')}{unquote(parts.path).rstrip('/')}{query}"
+def _key(host: str, path: str, query: str) -> str:
+    return f"{host.removeprefix('www.')}{unquote(path).rstrip('/')}{'?' + query if query else ''}"
 
 
 FOOTER_NAME_WORDS = 4
 """At most this many words (``text.word_count``: a CJK character is half a word) in a footer
 link's text for it to name a fixed page: a footer that lists the newest stories links them
 by their headlines."""
+
+
 def footer_links(links: Iterable[etree._Element], url: str | None) -> frozenset[str]:
     """``page_key`` of the other pages of its own site that a page's footer links (``links``:
     ``pagekind.markup_counts`` finds them) name by a short name."""
@@ -81,7 +82,7 @@ def footer_links(links: Iterable[etree._Element], url: str | None) -> frozenset[
         href = link.get("href", "").strip()
         if href.startswith("/") and not href.startswith("//"):  # most footers: no urljoin
             path, _, query = href.partition("#")[0].partition("?")
-            key = f"{host}{unquote(path).rstrip('/')}{'?' + query if query else ''}"
+            key = _key(host, path, query)
         else:
             # An absolute http(s) link is its own target: urljoin would only split and
             # rejoin it (~20 us a link, two thirds of this function on WCXB dev).
@@ -93,7 +94,7 @@ def footer_links(links: Iterable[etree._Element], url: str | None) -> frozenset[
                 continue
             if not target_host or target_host.removeprefix("www.") != host:
                 continue
-            key = _key(target_host, parts)
+            key = _key(target_host, parts.path, parts.query)
         if key != own:
             keys.add(key)
     return frozenset(keys)
