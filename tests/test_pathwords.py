@@ -135,3 +135,61 @@ def test_value_cache_is_bounded_and_holds_the_tables_rows() -> None:
     assert len(words._cache) < 10
     assert set(words._cache.values()) <= {(), (0,), (1,), (0, 1), (1, 0)}
     np.testing.assert_array_equal(words.score(table), first)  # read from the cache
+
+
+def _random_page(rng: np.random.Generator) -> bytes:
+    """Nested boxes up to 40 deep whose classes and ids repeat a few words up and down the
+    path ("nav nav-item", the same value on siblings and ancestors), text at every level."""
+    vocab = ["nav", "item", "main", "post", "body", "box", "side", "x1", "Col", "\u65b0\u95fb"]
+    out, depth = ["<html><body>"], 0
+    for k in range(300):
+        if depth and rng.random() < 0.3:
+            out.append("</div>")
+            depth -= 1
+            continue
+        words = rng.choice(vocab, size=int(rng.integers(0, 4)))
+        value = " ".join(f"{w}-{rng.choice(vocab)}" if rng.random() < 0.3 else w for w in words)
+        attr = f" class='{value}'" if rng.random() < 0.7 else f" id='{value or 'n'}'"
+        out.append(f"<div{attr}>text {k}" if depth < 40 else f"<p{attr}>text {k}</p>")
+        depth += depth < 40
+    return ("".join(out) + "</div>" * depth + "</body></html>").encode()
+
+
+def test_the_compiled_sum_is_the_numpy_sum_to_the_bit() -> None:
+    """``_cwalk.path_word_scores`` must give ``PathWords._score``'s float32 values exactly
+    (stage 1 splits on them) and fill the value cache as ``_word_rows`` does, on real pages
+    whose every class word carries a weight; CI builds the module, so there its absence
+    fails."""
+    from newscrawl.extraction.compiled import CWALK
+    from newscrawl.extraction.features import class_words
+
+    if CWALK is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("the C walks were not built: the bench would time the NumPy sum")
+        pytest.skip("the C walks are not built here")
+    rng = np.random.default_rng(7)
+    pages = [PAGE] + [p.read_bytes() for p in sorted(
+        (Path(__file__).parent / "fixtures" / "pages").glob("*/page.html"))]
+    pages += [_random_page(rng) for _ in range(20)]
+    checked = 0
+    for body in pages:
+        table = page_nodes(body, "http://example.test/p").table
+        vocab = sorted({w for ws in class_words(list(dict.fromkeys(table.keys))) for w in ws})
+        # most words weighed, some not (unknown to the table), in an order of their own
+        weights = {w: rng.normal(size=5).tolist() for w in rng.permutation(vocab)
+                   if rng.random() < 0.8}
+        python, compiled = PathWords(0.3, weights), PathWords(0.3, weights)
+        expected = python._score(table)
+        got = compiled.score(table)
+        assert got.dtype == expected.dtype == np.float32
+        assert np.array_equal(got, expected)
+        assert compiled._cache == python._cache
+        assert np.array_equal(compiled.score(table), expected)  # read back from the cache
+        checked += len(table)
+    assert checked > 500
+    table = page_nodes(PAGE, "http://example.test/a").table
+    words = PathWords(0.0, WEIGHTS)
+    with pytest.raises(ValueError, match="outside"):
+        CWALK.path_word_scores(table.keys, table.keyed, table.parent, table.end,
+                               table.owner + len(table.parent), {}, words._row, class_words,
+                               words._matrix, 0.0)

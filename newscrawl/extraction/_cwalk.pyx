@@ -9,6 +9,7 @@ whose text and attribute values are text nodes. Anything else (a comment, an ent
 reference, an attribute holding one) gives None, and the Python walk reads that page.
 """
 
+cimport cython
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memset, strchr, strcmp, strlen, strstr
@@ -674,3 +675,127 @@ def char_counts(list texts, const unsigned char[::1] class_of, Py_ssize_t classe
             raise ValueError("a text of white space only has no last character")
         last[row] = PyUnicode_READ(kind, data, i)
     return counts_a, last_a
+
+
+cdef struct WordEntry:
+    long long row
+    long long element
+    long long index
+
+
+cdef int _by_row_then_element(const void* a, const void* b) noexcept nogil:
+    cdef const WordEntry* x = <const WordEntry*>a
+    cdef const WordEntry* y = <const WordEntry*>b
+    if x.row != y.row:
+        return -1 if x.row < y.row else 1
+    if x.element != y.element:
+        return -1 if x.element < y.element else 1
+    return 0
+
+
+cdef extern from "stdlib.h":
+    void qsort(void* base, size_t n, size_t size,
+               int (*compar)(const void*, const void*) noexcept nogil) noexcept nogil
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def path_word_scores(list keys, const long long[::1] keyed, const long long[::1] parent,
+                     const long long[::1] end, const long long[::1] owner, dict cache,
+                     dict rows_of, split, const double[:, ::1] weights, double intercept):
+    """``pathwords.PathWords.score``: the same sums, added in the same order (so the same
+    float64 values before the float32 cast), in loops instead of ~25 NumPy calls a page.
+
+    ``cache`` maps a "class id" value to the word rows it holds (each once, in the value's
+    order), as ``pathwords._word_rows`` fills it; ``split`` is ``features.class_words``."""
+    cdef Py_ssize_t n = owner.shape[0], n_el = parent.shape[0], k, j, m = 0, b, i
+    cdef Py_ssize_t n_keyed = keyed.shape[0]
+    if len(keys) != n_keyed or end.shape[0] != n_el or weights.shape[1] != 5:
+        raise ValueError("path_word_scores: arrays of mismatched lengths")
+    of_element = [cache.get(value) for value in keys]
+    if None in of_element:
+        new = list(dict.fromkeys([keys[k] for k in range(n_keyed) if of_element[k] is None]))
+        for value, words in zip(new, split(new)):
+            found = []
+            for word in words:
+                r = rows_of.get(word)
+                if r is not None and r not in found:
+                    found.append(r)
+            cache[value] = tuple(found)
+        of_element = [cache[value] for value in keys]
+    for k in range(n_keyed):
+        m += len(<tuple>of_element[k])
+    out_a = np.empty(n, np.float32)
+    cdef float[::1] out = out_a
+    if n == 0:
+        return out_a
+    if m == 0:
+        out_a.fill(intercept)
+        return out_a
+    cdef WordEntry* entries = <WordEntry*>malloc(m * sizeof(WordEntry))
+    cdef double* own = <double*>malloc(3 * (n_el + 1) * sizeof(double))
+    cdef double* add = <double*>malloc(2 * (n_el + 1) * sizeof(double))
+    cdef double* sub = <double*>malloc(2 * (n_el + 1) * sizeof(double))
+    cdef long long e, p, gp, ggp, r_, n_rows = weights.shape[0]
+    cdef long long reach = -1, key
+    cdef double total, running0, running1
+    try:
+        if entries is NULL or own is NULL or add is NULL or sub is NULL:
+            raise MemoryError()
+        memset(own, 0, 3 * (n_el + 1) * sizeof(double))
+        memset(add, 0, 2 * (n_el + 1) * sizeof(double))
+        memset(sub, 0, 2 * (n_el + 1) * sizeof(double))
+        m = 0
+        for k in range(n_keyed):
+            e = keyed[k]
+            if e < 0 or e >= n_el:
+                raise ValueError("path_word_scores: a keyed element outside the tree")
+            for r in <tuple>of_element[k]:
+                r_ = r
+                if r_ < 0 or r_ >= n_rows:
+                    raise ValueError("path_word_scores: a word row outside the weights")
+                entries[m].row = r_
+                entries[m].element = e
+                entries[m].index = m
+                for b in range(3):  # np.bincount(element, M[:, b]): in entry order
+                    own[b * (n_el + 1) + e] += weights[r_, b]
+                m += 1
+        qsort(entries, m, sizeof(WordEntry), _by_row_then_element)
+        for i in range(m):
+            e = entries[i].element
+            if end[e] < 0 or end[e] > n_el:
+                raise ValueError("path_word_scores: a subtree end outside the tree")
+            key = entries[i].row * (n_el + 1) + e
+            if key >= reach:  # no earlier element with this word spans this one: topmost
+                for b in range(2):
+                    add[b * (n_el + 1) + e] += weights[entries[i].row, 3 + b]
+                    sub[b * (n_el + 1) + end[e]] += weights[entries[i].row, 3 + b]
+            key = entries[i].row * (n_el + 1) + end[e]
+            if key > reach:
+                reach = key
+        running0 = running1 = 0.0
+        for i in range(n_el + 1):  # np.cumsum(add - sub), the two path buckets
+            running0 = running0 + (add[i] - sub[i])
+            running1 = running1 + (add[n_el + 1 + i] - sub[n_el + 1 + i])
+            add[i] = running0
+            add[n_el + 1 + i] = running1
+        for j in range(n):
+            e = owner[j]
+            if e < 0 or e >= n_el:
+                raise ValueError("path_word_scores: a node's owner outside the tree")
+            p = parent[e]
+            gp = parent[p] if 0 <= p < n_el else -1
+            ggp = parent[gp] if 0 <= gp < n_el else -1
+            if p >= n_el or gp >= n_el or ggp >= n_el:
+                raise ValueError("path_word_scores: a parent outside the tree")
+            total = own[e] + own[n_el + 1 + (p if p >= 0 else n_el)]
+            total = total + own[2 * (n_el + 1) + (gp if gp >= 0 else n_el)]
+            total = total + add[ggp if ggp >= 0 else n_el] * (1.0 if ggp >= 0 else 0.0)
+            total = total + add[n_el + 1 + e]
+            out[j] = <float>(total + intercept)
+        return out_a
+    finally:
+        free(entries)
+        free(own)
+        free(add)
+        free(sub)

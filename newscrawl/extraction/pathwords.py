@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .compiled import CWALK
 from .features import NodeTable, class_words
 
 BUCKETS = ("self", "parent", "grandparent", "above", "anywhere")
@@ -110,11 +111,22 @@ class PathWords:
                                   ).reshape(-1, len(BUCKETS))
 
     def score(self, table: NodeTable) -> np.ndarray:
-        """``owner_words``' sums, per node, without walking each node's path.
+        """``owner_words``' sums, per node, without walking each node's path: in C when the
+        package was built with its compiled walks (``_cwalk.path_word_scores``, the same
+        float32 values; ~25 NumPy calls on arrays of a few hundred rows cost 0.51 ms a page,
+        the loops 0.35), else ``_score``."""
+        if CWALK is not None:
+            if len(self._cache) > _CACHE_MAX:
+                self._cache.clear()
+            return CWALK.path_word_scores(
+                table.keys, table.keyed, table.parent, table.end, table.owner, self._cache,
+                self._row, class_words, self._matrix, self.intercept)
+        return self._score(table)
 
-        The three nearest levels are per-element sums. For the whole path, a word counts at
-        its topmost element on the path: an element's word is topmost unless an ancestor has
-        it, that is unless an earlier element with the same word (in pre-order) spans it.
+    def _score(self, table: NodeTable) -> np.ndarray:
+        """The three nearest levels are per-element sums. For the whole path, a word counts
+        at its topmost element on the path: an element's word is topmost unless an ancestor
+        has it, that is unless an earlier element with the same word (in pre-order) spans it.
         Those words' weights, added over each element's subtree range, sum to each element's
         path totals.
         """
