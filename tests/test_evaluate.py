@@ -107,6 +107,34 @@ def test_several_sets_are_cross_validated_together_and_scored_apart(tmp_path: Pa
     assert f"{tmp_path / 'news'}: 4 pages" in report and "trafilatura" in report
 
 
+def test_a_set_that_mixes_scripts_is_also_scored_per_script(tmp_path: Path) -> None:
+    from newscrawl.evaluation.evaluate import score_model
+    from newscrawl.extraction.extractor import DEFAULT_MODEL
+
+    _write_stories(tmp_path / "first", 4)
+    news = tmp_path / "news" / "dev"
+    _write_news(news, ["Daily", "Weekly", "Daily"])
+    story = "東京都は二十八日、新しい防波堤の計画を発表した。工事は来年の春に終わる予定だという。"
+    write_labelled_page(news, "jp", f"<html><body><nav><a href=/>ホーム</a></nav><article>"
+                        f"<p>{story}</p><p>{story}</p></article></body></html>", story * 2,
+                        "https://jp.example/a", publisher="Shimbun")
+
+    result = cross_validate([str(tmp_path / "first"), str(tmp_path / "news")], folds=2,
+                            models=["density"], with_trafilatura=False)
+    first, mixed = (result["sets"][str(tmp_path / d)]["tools"]["density"]
+                    for d in ("first", "news"))
+    assert first["scripts"] == {}  # one script: nothing to split
+    assert {s: v["n"] for s, v in mixed["scripts"].items()} == {"chars": 1, "words": 3}
+    # The character-scored page's figure is that page's own score.
+    assert 0.9 < mixed["scripts"]["chars"]["f1"] <= 1.0
+    report = format_report(result)
+    assert "chars pages (1): density" in report and "words pages (3): density" in report
+
+    saved = score_model(str(tmp_path / "news"), DEFAULT_MODEL, with_trafilatura=False)
+    assert saved["tools"]["newscrawl"]["scripts"]["chars"]["n"] == 1
+    assert "chars pages (1): newscrawl" in format_report(saved)
+
+
 def test_a_publishers_pages_share_a_fold_group_across_domains_and_sets() -> None:
     from newscrawl.evaluation.datasets import Page
     from newscrawl.training.dataset import page_groups
@@ -209,3 +237,16 @@ def test_readability_truth_keeps_loose_text_and_cjk_pages_score_by_characters(
     loose, zh = load_pages(tmp_path)
     assert loose.text == "When\n\nthere are two solutions to x\n\nHead\n\ntail"
     assert (loose.script, zh.script) == ("words", "chars")
+
+
+def test_the_model_card_writes_the_per_script_scores_under_a_sets_table() -> None:
+    from newscrawl.training.cli import _scripts_paragraph
+
+    scores = {"n": 2, "precision": 0.9, "recall": 1.0, "f1": 0.947}
+    tools = {"two stages (shipped)": {"scripts": {"chars": scores, "words": scores}},
+             "trafilatura": {"scripts": {"chars": scores, "words": scores}}}
+    blank, paragraph = _scripts_paragraph(tools)
+    assert blank == ""  # a paragraph of its own, or Markdown reads it as a table row
+    assert paragraph.startswith("By script: chars pages (2): two stages (shipped) 0.947")
+    assert "; words pages (2):" in paragraph
+    assert _scripts_paragraph({"trafilatura": {"scripts": {}}}) == []

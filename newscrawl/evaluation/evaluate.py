@@ -164,16 +164,32 @@ def trafilatura_text(body: bytes, url: str | None) -> str:
         return ""
 
 
+def script_summary(scores: list[tuple[str, float, float, float]],
+                   scripts: list[str]) -> dict[str, dict]:
+    """Page P, R and F1 per scoring script (``datasets.script_of``), for a set that mixes
+    them: whether Chinese, Japanese and Korean pages (``chars``, scored by characters) do as
+    well as the rest. Empty for a set of one script."""
+    by_script: dict[str, list] = defaultdict(list)
+    for score, script in zip(scores, scripts, strict=True):
+        by_script[script].append(score)
+    if len(by_script) < 2:
+        return {}
+    return {script: page_summary(v)["all"] for script, v in sorted(by_script.items())}
+
+
 def sets_summary(ds, per_page: dict[str, list]) -> dict[str, dict]:
     """Page scores per page set of ``ds`` (in the order given) for each entry of
-    ``per_page`` (name → scores of every page, in page order)."""
-    return {
-        source: {"pages": sum(lp.source == source for lp in ds.pages),
-                 "tools": {name: {"page": page_summary(
-                     [s for s, lp in zip(scores, ds.pages, strict=True) if lp.source == source])}
-                           for name, scores in per_page.items()}}
-        for source in ds.sources
-    }
+    ``per_page`` (name → scores of every page, in page order), over all its pages, per page
+    type and per script."""
+    summary = {}
+    for source in ds.sources:
+        mine = [i for i, lp in enumerate(ds.pages) if lp.source == source]
+        scripts = [ds.pages[i].page.script for i in mine]
+        summary[source] = {"pages": len(mine), "tools": {
+            name: {"page": page_summary([scores[i] for i in mine]),
+                   "scripts": script_summary([scores[i] for i in mine], scripts)}
+            for name, scores in per_page.items()}}
+    return summary
 
 
 def cross_validate(data_dir: str | list[str], folds: int = 5, limit: int | None = None,
@@ -329,6 +345,7 @@ def score_model(data_dir: str, model: str | Path, limit: int | None = None,
 
         tools["trafilatura"] = lambda body, url: trafilatura.extract(body, url=url) or ""
     scores: dict[str, list] = {name: [] for name in tools}
+    scripts: dict[str, list[str]] = {name: [] for name in tools}
     errors: dict[str, int] = dict.fromkeys(tools, 0)
     skipped = 0
     for page in load_pages(data_dir, limit):
@@ -343,8 +360,10 @@ def score_model(data_dir: str, model: str | Path, limit: int | None = None,
                 text = ""
             if text is not None:
                 scores[name].append((page.page_type, *bag_prf(text, page.text, page.script)))
+                scripts[name].append(page.script)
     return {"data": str(data_dir), "model": str(model), "skipped": skipped, "errors": errors,
-            "tools": {name: {"page": page_summary(s)} for name, s in scores.items()}}
+            "tools": {name: {"page": page_summary(s), "scripts": script_summary(s, scripts[name])}
+                      for name, s in scores.items()}}
 
 
 def sets_table(tools: dict[str, dict]) -> list[str]:
@@ -361,7 +380,17 @@ def sets_table(tools: dict[str, dict]) -> list[str]:
                              for t in types))
     lines.append("pages per type: " + ", ".join(
         f"{t} {v['n']}" for t, v in next(iter(tools.values()))["page"].items()))
-    return lines
+    return lines + scripts_lines(tools)
+
+
+def scripts_lines(tools: dict[str, dict]) -> list[str]:
+    """A line per script of a set that mixes them: each tool's page P, R and F1 on its pages
+    (``chars``: Chinese, Japanese and Korean, scored by characters)."""
+    first = next(iter(tools.values())).get("scripts") or {}
+    return [f"{script} pages ({first[script]['n']}): " + ", ".join(
+        f"{name} {m['scripts'][script]['f1']:.3f} (P {m['scripts'][script]['precision']:.3f}, "
+        f"R {m['scripts'][script]['recall']:.3f})"
+        for name, m in tools.items() if script in m.get("scripts", {})) for script in first]
 
 
 def _models_table(entries: dict[str, dict], types: list[str]) -> list[str]:

@@ -23,6 +23,7 @@ from ..evaluation.evaluate import (
     page_summary,
     respelled_scores,
     score_model,
+    scripts_lines,
     sets_summary,
     trafilatura_text,
 )
@@ -211,6 +212,12 @@ def _sets_table(tools: dict[str, dict]) -> list[str]:
     return lines
 
 
+def _scripts_paragraph(tools: dict[str, dict]) -> list[str]:
+    """``scripts_lines`` as a paragraph under a set's table, for a set that mixes scripts."""
+    lines = scripts_lines(tools)
+    return ["", "By script: " + "; ".join(lines) + "."] if lines else []
+
+
 def model_card(args: argparse.Namespace, ds, members: list, words, scores: dict,
                ceiling: dict, sets: dict, respelled: dict, checks: list[dict],
                files: list[tuple[Path, Path, Path]], words_file: Path,
@@ -308,7 +315,7 @@ def model_card(args: argparse.Namespace, ds, members: list, words, scores: dict,
         *(line for source, per_set in sets.items() for line in (
             "", f"Out of fold on {source} alone, trafilatura on the same pages in the same "
             "run (page precision and recall averaged per page like F1):", "",
-            *_sets_table(per_set["tools"]))),
+            *_sets_table(per_set["tools"]), *_scripts_paragraph(per_set["tools"]))),
         "",
         "The same comparison with logistic regression, a linear SVM and the density heuristic "
         "on the same folds: `newscrawl evaluate "
