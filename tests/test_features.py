@@ -89,20 +89,6 @@ def test_ancestor_groups_from_semantic_tags_and_class_words() -> None:
     assert menu["anc_article"] == 30
 
 
-def test_data_attribute_words_name_groups_as_class_words_do() -> None:
-    """Sites whose class names are build hashes ("background_b1qh5e00") name their parts in
-    data-* attributes: their names and short values count as class words."""
-    table = table_of(
-        "<html><body><div class='background_b1qh5e00' data-newsletter-popup-container=''>"
-        "<p>Sign up for the letter today</p></div>"
-        "<div data-testid='related-stories'><p>Other story words</p></div>"
-        "<div data-config='{\"related\": 1}' data-href='/related/'><p>Story words here</p>"
-        "</div></body></html>")
-    letter, other, story = row(table, "Sign up"), row(table, "Other"), row(table, "Story")
-    assert letter["anc_modal"] == 1 and other["anc_related"] == 1
-    assert story["anc_related"] == 30  # JSON and paths are not words of the markup
-
-
 def test_reviews_and_disclaimers_are_named_for_the_model() -> None:
     table = table_of(
         "<html><body><div class='product-description'><p>A sturdy shelf of solid pine.</p></div>"
@@ -473,11 +459,6 @@ TRICKY_PAGES = [
     "<svg><text>drawn</text></svg><table><tr><td>cell</td><td><a href='/x'>link <b>bold"
     "</b></a> after</td></tr></table><form><input name='q'><label>Search</label></form>"
     "</body></html>",
-    # data-* attributes: names alone, short and long values, URLs, JSON, a duplicate, ours
-    "<html><body><div data-newsletter-popup-container=''><p data-k2-component-name='k2-paywall'"
-    " data-x='1' data-x='2'>Sign up</p></div><div data-url='https://x.example/a' data-json="
-    "'{\"a\": 1}' data-long='" + "w" * 41 + "' data-='' data-newscrawl-linked=''>cards</div>"
-    "<span data-testid='related-stories'><b>x</b></span></body></html>",
     # deep nesting, and more elements than the C walk's first allocation (4,096)
     "<html><body>" + "<div class='d'>" * 300 + "deep" + "</div>" * 300
     + "".join(f"<li>item {i}</li>" for i in range(5000)) + "</body></html>",

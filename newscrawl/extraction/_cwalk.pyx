@@ -12,7 +12,7 @@ reference, an attribute holding one) gives None, and the Python walk reads that 
 cimport cython
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memset, strchr, strcmp, strlen, strncmp, strstr
+from libc.string cimport memset, strchr, strcmp, strlen, strstr
 
 cimport lxml.includes.etreepublic as cetree
 cimport numpy as cnp
@@ -233,16 +233,9 @@ cdef object _walk(root, dict links, dict tag_codes, containers, list tag_mask,
         if a is not NULL:
             class_attr = NULL
             id_attr = NULL
-            data = None
             while a is not NULL:
                 if a.ns is NULL:
                     name = <const char*>a.name
-                    if (strncmp(name, b"data-", 5) == 0
-                            and strncmp(name, b"data-newscrawl", 14) != 0):
-                        value = _attr(c, name)  # el.get: the first of that name
-                        piece = (f"{_utf8(<const_xmlChar*>(name + 5))} "
-                                 f"{value if len(value) <= 40 and '/' not in value and '{' not in value else ''}")
-                        data = piece if data is None else f"{data} {piece}"
                     if strcmp(name, b"class") == 0:
                         if class_attr is NULL:  # el.get reads the first
                             class_attr = a
@@ -262,11 +255,10 @@ cdef object _walk(root, dict links, dict tag_codes, containers, list tag_mask,
                     elif strcmp(name, linked_name) == 0:
                         mask |= linked_bit
                 a = a.next
-            if class_attr is not NULL or id_attr is not NULL or data is not None:
+            if class_attr is not NULL or id_attr is not NULL:
                 keyed.append(i)
                 keys.append(f"{_value(class_attr) if class_attr is not NULL else ''} "
-                            f"{_value(id_attr) if id_attr is not NULL else ''} "
-                            f"{data if data is not None else ''}")
+                            f"{_value(id_attr) if id_attr is not NULL else ''}")
         col[4, i] = mask
         nxt = _text_or_skip(c.children)
         if nxt is not NULL:

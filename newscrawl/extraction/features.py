@@ -344,13 +344,9 @@ def _walk(root: etree._Element, links: dict):
             mask = tag_mask[code]
             names = el.keys()  # one call; most elements have no attributes at all
             if names:
-                data = " ".join(
-                    f"{n[5:]} {v if len(v) <= 40 and '/' not in v and '{' not in v else ''}"
-                    for n in names if n.startswith("data-") and not n.startswith("data-newscrawl")
-                    for v in (el.get(n),))
-                if "class" in names or "id" in names or data:
+                if "class" in names or "id" in names:
                     keyed.append(i)
-                    keys.append(f"{el.get('class', '')} {el.get('id', '')} {data}")
+                    keys.append(f"{el.get('class', '')} {el.get('id', '')}")
                 if ("hidden" in names
                         or ("aria-hidden" in names and el.get("aria-hidden") == "true")
                         or ("style" in names and HIDDEN_STYLE.search(el.get("style")))):
