@@ -1,4 +1,5 @@
-"""The article's nodes: a story page's appended stories (infinite scroll) are not its text."""
+"""The article's nodes: a story page's appended stories (infinite scroll), its own address and
+its hidden copies of the story are not its text."""
 
 from __future__ import annotations
 
@@ -134,3 +135,45 @@ def test_a_paragraph_of_invisible_characters_is_not_written_even_with_a_space_in
                         + "<p>\u200d \u200d</p><p>\u200b<br>\ufeff</p>" + f"<p>{FIRST[2]}</p>"
                         "</article></body></html>").encode(), URL).table
     assert assemble(table, np.ones(len(table), dtype=bool)).split("\n\n") == FIRST[:3]
+
+
+def hidden_copy_page(hidden: str, hiding: str = 'style="display:none"', script: str = "words"
+                     ) -> bytes:
+    """A paywalled story: the paragraphs a reader sees, then ``hidden`` in a hidden box."""
+    paragraphs = FIRST if script == "words" else ZH
+    first = "".join(f"<p>{p}</p>" for p in paragraphs)
+    return f"""<html><head><title>{TITLE}</title></head><body><article><h1>{TITLE}</h1>
+{first}<div class="o-paywall" {hiding}>{hidden}</div></article></body></html>""".encode()
+
+
+ZH = ["市议会周二投票决定关闭河上的旧桥进行维修，工程师表示维修工作不能再拖过一个冬天，"
+      "此前的检查在两个桥墩上发现了裂缝。",
+      "从下个月起，交通将改走北环路，交通部门在声明中说，这会让平均通勤时间增加大约十分钟。",
+      "两岸的店主说，他们担心在施工期间失去顾客，预计工程将持续到夏末。",
+      "市长承诺设立一项基金，帮助受影响最大的商户，并表示市政府将每两周审查一次施工进度。",
+      "工程师说，新的桥墩将采用更耐腐蚀的材料，以便大桥在今后五十年内无需再进行类似的大修。",
+      "一些居民则担心，绕行的车辆会让北环路沿线的学校和住宅区变得更加拥堵和嘈杂，"
+      "他们要求交通部门在上下学时段增派交警，并在施工期间公布每周的交通安排。"]
+
+
+@pytest.mark.parametrize("hiding", ['style="display:none"', "hidden"])
+@pytest.mark.parametrize("script", ["words", "chars"])
+def test_a_hidden_copy_of_the_story_as_one_run_of_text_is_not_its_text(
+        hiding: str, script: str) -> None:
+    paragraphs = FIRST if script == "words" else ZH
+    copy = " ".join(paragraphs[1:])  # the rest of the story, for the script that unlocks it
+    assert flagged(hidden_copy_page(copy, hiding, script)) == [copy]
+
+
+@pytest.mark.parametrize("hidden", [
+    " ".join(SECOND),  # a tab's or an accordion's own text
+    FIRST[1][:150],  # too short to judge
+    f"{FIRST[1]} {SECOND[0]} {SECOND[1]} {SECOND[2]}",  # mostly text of its own
+], ids=["own-text", "short", "mostly-new"])
+def test_hidden_text_the_visible_text_does_not_hold_is_left_to_the_model(hidden: str) -> None:
+    assert flagged(hidden_copy_page(hidden)) == []
+
+
+def test_a_visible_repeat_is_left_to_assemble() -> None:
+    """Only a hidden node is judged a copy: a visible one is a repeat ``assemble`` handles."""
+    assert flagged(hidden_copy_page(" ".join(FIRST[1:]), hiding="")) == []
