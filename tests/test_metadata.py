@@ -688,6 +688,15 @@ def test_declared_texts_are_read_as_text():
      'locale: US, Brexit: the deal">', ("compost", "Brexit: the deal")),
     ('<meta name="keywords" content="Lite:true, Tag:Compost, Tag:Soil, LayerCake:0">',
      ("Compost", "Soil")),
+    # Postmedia's keywords: a taxonomy field's value, not its classifier's labels, the
+    # story's id or the site's own host; topics with a colon, other sites' hosts stay
+    ('<meta name="keywords" content="8f507083-bac4-423a-9015-2eb31e1bce50, Category: World, '
+     'NLP Category: Politics, NLP Entity Tokens: India, India, news.example, Kashmir, '
+     'Things to do: Classes, Star Wars: Episode IV, amazon.com">',
+     ("World", "India", "Kashmir", "Things to do: Classes", "Star Wars: Episode IV",
+      "amazon.com")),
+    ('<meta name="keywords" content="WWW.News.Example, 3f9a0c1d2b4e5f60a7, deadbeefdeadbeef">',
+     ("deadbeefdeadbeef",)),
 ])
 def test_tags_split_only_a_whole_list(head, expected):
     assert meta(page(head, "<h1>Headline</h1>")).tags == expected

@@ -135,7 +135,7 @@ def _read(root: etree._Element, url: str | None, rules: Counter[str] | None) -> 
                 root, c, url, fields.get("published"))))
     guarded("description", _description, c, ld)
     guarded("image", _image, c, ld, url)
-    guarded("tags", _tags, c, ld)
+    guarded("tags", _tags, c, ld, url)
     guarded("section", _section_of, c, ld)
     guarded("canonical_url", _canonical, c, url)
     guarded("page_type", lambda: decided(*found) if (found := _page_type_declared(c, ld))

@@ -9,7 +9,7 @@ when it decides the field and switched off by ``extract_metadata(off=...)``, lik
 from __future__ import annotations
 
 import re
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 from w3lib.url import safe_url_string
@@ -137,22 +137,45 @@ def normalise_language(value: str | None) -> str | None:
 
 
 _TAG_SEPARATORS = re.compile(r"[,;，；、]")
-_TAG_FIELD = re.compile(r"([A-Za-z][A-Za-z-]*):(?:(\S)|\s)")
+_TAG_FIELD = re.compile(r"([A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z-]*){0,2}):(?:(\S)|\s)")
 """A CMS's fields written into its keywords ("displayType: listicle", "contentId: 15cd…",
-Medium's "Lite:true", "Tag:Nodejs"): a key, a colon, and no space or a lower-case-initial key."""
+Medium's "Lite:true", "Tag:Nodejs", Postmedia's "Category: World" and "NLP Entity Tokens:
+India"): a key of up to three words, a colon, and no space or a lower-case-initial key, a
+key that names a taxonomy, or one of several words starting with "NLP"."""
+_TAXONOMY_KEYS = frozenset({"tag", "tags", "topic", "topics", "category", "categories",
+                            "keyword", "keywords", "section"})
+_MACHINE_KEY = "nlp "
+"""Postmedia's papers (National Post, Ottawa Citizen, The Province …) write a text
+classifier's output into their keywords ("NLP Category: Politics"): not the editors' tags."""
+_TAG_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|"
+                     r"(?=[a-z]*[0-9])[0-9a-f]{16,}", re.IGNORECASE)
+"""A UUID or a long hex hash among the keywords is a CMS's id of the story, not a tag."""
 
 
-def _tag_value(tag: str) -> str | None:
-    """The tag a keyword names: a field's value when the field is a tag ("Tag:Nodejs"), nothing
-    for other fields; a topic with a colon ("Brexit: the deal", "Star Wars: Episode IV") stays."""
+def _tag_value(tag: str, host: str | None) -> str | None:
+    """The tag a keyword names: a field's value when the field is a tag ("Tag:Nodejs",
+    "Category: World"), nothing for other fields, for an id or for the page's own host name
+    ("nationalpost.com"); a topic with a colon ("Brexit: the deal", "Star Wars: Episode IV")
+    stays."""
+    if _TAG_ID.fullmatch(tag) or (host and tag.casefold().removeprefix("www.") == host):
+        return None if fired("tags.cms_field") else tag
     m = _TAG_FIELD.match(tag)
-    if m is None or not (m.group(2) or m.group(1)[0].islower()) or not on("tags.cms_field"):
+    if m is None or not on("tags.cms_field"):
+        return tag
+    key = m.group(1).lower()
+    last = key.rsplit(" ", 1)[-1]
+    if key.startswith(_MACHINE_KEY):
+        return None if fired("tags.cms_field") else tag
+    if last in _TAXONOMY_KEYS:
+        fired("tags.cms_field")
+        return tag[m.end(1) + 1:].strip() or None
+    if " " in key or not (m.group(2) or key[0] == m.group(1)[0]):
         return tag
     fired("tags.cms_field")
-    return tag[m.end(1) + 1:].strip() or None if m.group(1).lower() in ("tag", "topic") else None
+    return None
 
 
-def _tags(c: _Collected, ld: JsonLd | None) -> tuple[str, ...]:
+def _tags(c: _Collected, ld: JsonLd | None, url: str | None = None) -> tuple[str, ...]:
     # A lone value is often the whole list ("a, b", "a; b", Chinese "甲，乙、丙"), and so is
     # each keywords meta; one of several article:tag values or JSON-LD keywords is one tag
     # ("Mergers, Acquisitions and Divestitures"). Some CMSs escape tags twice ("M&amp;A").
@@ -169,10 +192,11 @@ def _tags(c: _Collected, ld: JsonLd | None) -> tuple[str, ...]:
     values = [readable(v) or "" for v in raw]
     if whole_lists:
         values = [t for v in values for t in _TAG_SEPARATORS.split(v)]
+    host = (urlsplit(url).hostname or "").removeprefix("www.") if url else None
     out: list[str] = []
     seen: set[str] = set()
     for value in values:
-        tag = _tag_value(" ".join(value.split()))
+        tag = _tag_value(" ".join(value.split()), host)
         if tag and len(tag) <= _MAX_TAG_LEN and tag.casefold() not in seen:
             seen.add(tag.casefold())
             out.append(tag)
