@@ -73,6 +73,17 @@ def test_kicker_in_title_before_the_h1_is_not_the_page_name_when_og_title_is_the
     assert meta(head, body).title == "Nordmann dømt til livstid"
 
 
+def test_a_kicker_in_capitals_before_a_pipe_gives_way_to_the_headline():
+    title = "HAUSHALT 2.0 | Bund streicht Förderung für neue Radwege"
+    head = og(title) + f"<title>{title}</title>"
+    assert meta(head, f"<h1><span>{title}</span></h1>").title == (
+        "Bund streicht Förderung für neue Radwege")
+    # a descriptor after the headline is still cut
+    head = og("Streit um die Schuldenbremse | Politik")
+    assert meta(head, "<h1>Streit um die Schuldenbremse | Politik</h1>").title == (
+        "Streit um die Schuldenbremse")
+
+
 def test_news_agencies_are_writers_of_news_pages():
     assert clean_authors(["SID"]) == ("SID",)
     assert clean_authors(["Von dpa"]) == ("dpa",)

@@ -50,6 +50,10 @@ _GENERIC_PAGE_TYPES = frozenset({
 _ELLIPSES = ("…", "...")
 _DESCRIPTOR_SEPARATORS = (" | ", "｜")
 """After the headline in a title only: what follows is a descriptor or a section."""
+_UPPER_KICKER = re.compile(
+    r"(?=.*[A-Z]{2})[A-Z0-9][A-Z0-9.,'’&!?-]*(?: [A-Z0-9][A-Z0-9.,'’&!?-]*){0,3}")
+"""A kicker in capitals, up to four words: "BUDGET 3.0", "WATCH", "LIVE UPDATES"."""
+_KICKER_HEADLINE_WORDS = 4
 _SECTION_SEPARATORS = frozenset({" | ", " :: ", " · ", " • ", " / ", " « ", " » ", "｜", " _ "})
 _SOURCE_DOMAIN = re.compile(r"\s+\(((?:[\w-]+\.)+[a-z]{2,})\)$", re.I)
 """A link aggregator's source after a headline: "Grads Find No Jobs (latimes.com)"."""
@@ -407,7 +411,8 @@ def _part_before_heading(title: str | None, heading: str, sites: list[str]) -> s
     """``Page - Book`` in <title> with an <h1> that is ``Book``: the <h1> is the name of the
     book, manual or forum the page belongs to (documentation themes print it on every page),
     and the part before it names this page. Not when that part is itself the site's name
-    (``Site - Headline``), nor after a colon, which headlines use themselves."""
+    (``Site - Headline``) or a kicker in capitals (``_cut_descriptors``), nor after a colon,
+    which headlines use themselves."""
     title = readable(_clip(title, _MAX_TITLE))
     if not title:
         return None
@@ -415,7 +420,8 @@ def _part_before_heading(title: str | None, heading: str, sites: list[str]) -> s
         if sep != ": " and sep in title:
             head, _, tail = title.rpartition(sep)
             head = head.strip()
-            if head and _key(tail) == _key(heading) and not _is_site(head, sites):
+            if (head and _key(tail) == _key(heading) and not _is_site(head, sites)
+                    and not _UPPER_KICKER.fullmatch(head)):
                 return _strip_site(head, sites) or None
             return None
     return None
@@ -464,7 +470,13 @@ def _is_home(url: str | None) -> bool:
 
 def _cut_descriptors(title: str) -> str:
     """``Headline | Top 19 Companies`` to ``Headline``: a pipe is not punctuation a headline
-    uses, so what follows it is a descriptor, a section or a site the page did not name."""
+    uses, so what follows it is a descriptor, a section or a site the page did not name.
+    Before it, an upper-case kicker of a few words ("BUDGET 3.0 | Sars gets R4bn …", as
+    TimesLIVE titles its stories) gives way to the headline after it."""
+    head, sep, tail = title.partition(" | ")
+    if (sep and _UPPER_KICKER.fullmatch(head) and len(tail.split()) >= _KICKER_HEADLINE_WORDS
+            and not tail.isupper() and on("title.upper_kicker")):
+        title = decided("title.upper_kicker", tail.strip())
     for sep in _DESCRIPTOR_SEPARATORS:
         head = title.partition(sep)[0].strip()
         if head != title and _WORD.search(head):
