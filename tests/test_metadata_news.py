@@ -84,6 +84,39 @@ def test_a_kicker_in_capitals_before_a_pipe_gives_way_to_the_headline():
         "Streit um die Schuldenbremse")
 
 
+PROSE = ["Der Stadtrat hat am Dienstag nach langer Debatte beschlossen, die alte Brücke über den "
+         "Fluss im Frühjahr zu schließen, weil Gutachter Risse in zwei Pfeilern gefunden haben.",
+         "Der Verkehr soll über die nördliche Ringstraße umgeleitet werden, was die Fahrzeit für "
+         "Pendler nach Angaben des Verkehrsamts um etwa zehn Minuten verlängern dürfte.",
+         "Geschäftsleute auf beiden Ufern befürchten, während der Bauarbeiten Kundschaft zu "
+         "verlieren, und fordern einen Ausgleich für die Monate bis zum Ende des Sommers."]
+
+
+def signed(signature: str, where: str = "above", declared: str = "article") -> Metadata:
+    """A story signed by a bold paragraph of its own, the site's name its only other byline."""
+    prose = "".join(f"<p>{p}</p>" for p in PROSE)
+    sign = f"<p><strong>{signature}</strong></p>"
+    body = sign + prose if where == "above" else prose + sign
+    markup = (f'<html lang="de"><head><meta property="og:type" content="{declared}">'
+              '<meta property="og:site_name" content="Stadtblatt"></head><body><article>'
+              f'<h1>Brücke wird geschlossen</h1><span class="byline">Stadtblatt</span>'
+              f'<div class="entry-content">{body}</div></article></body></html>')
+    return extract_metadata(parse(markup), URL)
+
+
+def test_a_story_signed_by_a_bold_paragraph_is_by_its_signatories():
+    assert signed("Mohloai Mpesi").authors == ("Mohloai Mpesi",)
+    assert signed("Lê Phương", where="below").authors == ("Lê Phương",)
+    assert signed("Thandi Mokoena/Pieter Botha").authors == ("Thandi Mokoena", "Pieter Botha")
+
+
+def test_a_bold_subheading_or_a_page_that_is_no_story_is_not_signed():
+    # words of the page, a label in lower case, and a page declaring no story
+    assert signed("Langer Umweg").authors != ("Langer Umweg",)  # "nach langer Debatte"
+    assert signed("Umweg über den Ring").authors != ("Umweg über den Ring",)
+    assert signed("Mohloai Mpesi", declared="website").authors != ("Mohloai Mpesi",)
+
+
 def test_news_agencies_are_writers_of_news_pages():
     assert clean_authors(["SID"]) == ("SID",)
     assert clean_authors(["Von dpa"]) == ("dpa",)

@@ -13,7 +13,7 @@ from itertools import chain, islice
 
 from lxml import etree
 
-from newscrawl.extraction.meta_jsonld import JsonLd
+from newscrawl.extraction.meta_jsonld import ARTICLE_TYPES, JsonLd
 from newscrawl.extraction.metadata.authors import (
     AGENCIES,
     AUTHOR_LABEL,
@@ -34,6 +34,7 @@ from newscrawl.extraction.metadata.collect import (
     _Collected,
     _first,
     _key,
+    _page_type,
     decided,
     on,
 )
@@ -478,6 +479,56 @@ _OUTLET_NAME = re.compile(
 방송 (broadcaster), 통신 (agency); or a domain name ("example.com")."""
 
 
+_SIGNATURE_TAGS = frozenset({"strong", "b"})
+_NEWS_TYPES = ARTICLE_TYPES - {"review", "recipe", "howto", "creativework", "techarticle",
+                               "apireference", "discussionforumposting", "posting"}
+_SIGNATURE_MAX = 80
+_SIGNATURE_PROSE = 150
+"""Characters of the paragraph beside a signature: the story's own text, not a heading's."""
+_SIGNATURE_STORY = 3
+"""Paragraphs of prose in the signed block: a story, not a page's section under its heading."""
+
+
+def _signed_paragraph(root: etree._Element) -> tuple[str, ...]:
+    """The writer's name set in bold as a paragraph of its own, first above the story's text
+    or last below it (Lesotho Times signs its stories "<p><strong>Mohloai Mpesi</strong></p>"
+    above them, VnExpress below): read where the page names only itself or no one. A bold
+    subheading looks the same, so the name must be the first or last paragraph of a block of
+    prose, beside one of them, and read as no words of the page."""
+    for parent in dict.fromkeys(p.getparent() for p in root.iter("p")):
+        paragraphs = [(p, " ".join("".join(p.itertext()).split()))
+                      for p in parent.iterchildren("p")]
+        paragraphs = [(p, t) for p, t in paragraphs if t]
+        if sum(len(t) >= _SIGNATURE_PROSE for _, t in paragraphs) < _SIGNATURE_STORY:
+            continue
+        for (p, text), beside in ((paragraphs[0], paragraphs[1:2]),
+                                  (paragraphs[-1], paragraphs[-2:-1])):
+            if (not beside or len(beside[0][1]) < _SIGNATURE_PROSE
+                    or len(text) > _SIGNATURE_MAX or not _all_bold(p)):
+                continue
+            names = clean_authors([text])
+            if names and all(2 <= len(n.split()) <= 4 and not any(ch.isdigit() for ch in n)
+                             for n in names) and _unlike_words(names, root):
+                return names
+    return ()
+
+
+def _unlike_words(names: tuple[str, ...], root: etree._Element) -> bool:
+    """Whether every word of each name is capitalised and one the page never writes in lower
+    case: "Key Takeaways" and "Best Practices" are words of the page, "Mohloai Mpesi" is not."""
+    words = set(" ".join(root.itertext()).split())
+    return all(w[0].isupper() and w.lower() not in words for n in names for w in n.split())
+
+
+def _all_bold(p: etree._Element) -> bool:
+    """Whether every letter of ``p`` is inside a <strong> or <b>."""
+    if (p.text or "").strip():
+        return False
+    children = [child for child in p if isinstance(child.tag, str)]
+    return bool(children) and all(
+        child.tag in _SIGNATURE_TAGS and not (child.tail or "").strip() for child in children)
+
+
 def _authors(root: etree._Element, c: _Collected, ld: JsonLd | None,
              site_name: str | None) -> tuple[str, ...]:
     """The first source that names someone; the site's own name, or a news agency's alone,
@@ -506,6 +557,12 @@ def _authors(root: etree._Element, c: _Collected, ld: JsonLd | None,
             # the outlet listed beside its writers ("한국일보", "신현주 기자") is not one of them
             return decided(f"authors.{source}", writers)
     names = _dom_authors(root, c)
+    if names and not all(_names_site(n, sites) for n in names):
+        return names
+    declared = {_page_type(c, ld), (_first(c.metas, ("og:type",)) or "").strip().lower()}
+    if (on("authors.signed_paragraph") and _NEWS_TYPES & declared
+            and (signed := _signed_paragraph(root))):
+        return decided("authors.signed_paragraph", signed)
     if names:
         return names
     if fallback and on("authors.site_or_agency"):
