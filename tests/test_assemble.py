@@ -177,3 +177,16 @@ def test_hidden_text_the_visible_text_does_not_hold_is_left_to_the_model(hidden:
 def test_a_visible_repeat_is_left_to_assemble() -> None:
     """Only a hidden node is judged a copy: a visible one is a repeat ``assemble`` handles."""
     assert flagged(hidden_copy_page(" ".join(FIRST[1:]), hiding="")) == []
+
+
+def test_copies_past_the_size_limit_are_left_not_hashed() -> None:
+    """Each character starts a run: on a story of megabytes the check would cost gigabytes,
+    so past ``COPY_MAX_CHARS`` the hidden copy is left to the model."""
+    from newscrawl.extraction.assemble import COPY_MAX_CHARS
+    long = [f"{p} Paragraph {k}." for k in range(COPY_MAX_CHARS // 300) for p in FIRST[:1]]
+    first = "".join(f"<p>{p}</p>" for p in long)
+    copy = " ".join(long)
+    body = (f"<html><body><article><h1>{TITLE}</h1>{first}"
+            f'<div style="display:none">{copy}</div></article></body></html>').encode()
+    assert copy not in flagged(body)
+    assert flagged(hidden_copy_page(" ".join(FIRST[1:]))) == [" ".join(FIRST[1:])]

@@ -103,7 +103,10 @@ def hidden_copies(table: NodeTable, keep: np.ndarray) -> np.ndarray:
                   if len(texts[i]) >= COPY_MIN_CHARS]
     if not candidates:
         return dropped
-    visible = _runs("".join(texts[i] for i in np.flatnonzero(keep & ~hidden).tolist()))
+    visible_text = "".join(texts[i] for i in np.flatnonzero(keep & ~hidden).tolist())
+    if len(visible_text) + sum(len(texts[i]) for i in candidates) > COPY_MAX_CHARS:
+        return dropped
+    visible = _runs(visible_text)
     for i in candidates:
         runs = _runs(texts[i])
         if runs and len(runs & visible) >= COPY_SHARE * len(runs):
@@ -111,9 +114,15 @@ def hidden_copies(table: NodeTable, keep: np.ndarray) -> np.ndarray:
     return dropped
 
 
-def _runs(text: str) -> set[str]:
+COPY_MAX_CHARS = 300_000
+"""Past this much kept text (visible and hidden together) the copies are left: each character
+starts a run, and the runs' hashes of a 20 MB page would take a gigabyte. A story and its
+copy are tens of thousands of characters."""
+
+
+def _runs(text: str) -> set[int]:
     letters = "".join(c for c in text.casefold() if c.isalnum())
-    return {letters[j:j + _COPY_RUN] for j in range(len(letters) - _COPY_RUN + 1)}
+    return {hash(letters[j:j + _COPY_RUN]) for j in range(len(letters) - _COPY_RUN + 1)}
 
 
 _TAG, _ANC_ARTICLE, _MATCHES_TITLE = (FEATURE_NAMES.index(name) for name in (

@@ -495,7 +495,10 @@ def _signed_paragraph(root: etree._Element) -> tuple[str, ...]:
     above them, VnExpress below): read where the page names only itself or no one. A bold
     subheading looks the same, so the name must be the first or last paragraph of a block of
     prose, beside one of them, and read as no words of the page."""
+    words: set[str] | None = None  # the page's words, read once if a name comes up
     for parent in dict.fromkeys(p.getparent() for p in root.iter("p")):
+        if parent is None:
+            continue
         paragraphs = [(p, " ".join("".join(p.itertext()).split()))
                       for p in parent.iterchildren("p")]
         paragraphs = [(p, t) for p, t in paragraphs if t]
@@ -507,17 +510,16 @@ def _signed_paragraph(root: etree._Element) -> tuple[str, ...]:
                     or len(text) > _SIGNATURE_MAX or not _all_bold(p)):
                 continue
             names = clean_authors([text])
-            if names and all(2 <= len(n.split()) <= 4 and not any(ch.isdigit() for ch in n)
-                             for n in names) and _unlike_words(names, root):
+            if not names or not all(2 <= len(n.split()) <= 4 and not any(
+                    ch.isdigit() for ch in n) for n in names):
+                continue
+            if words is None:
+                words = set(" ".join(root.itertext()).split())
+            # every word capitalised and one the page never writes in lower case: "Key
+            # Takeaways" and "Best Practices" are words of the page, "Mohloai Mpesi" is not
+            if all(w[0].isupper() and w.lower() not in words for n in names for w in n.split()):
                 return names
     return ()
-
-
-def _unlike_words(names: tuple[str, ...], root: etree._Element) -> bool:
-    """Whether every word of each name is capitalised and one the page never writes in lower
-    case: "Key Takeaways" and "Best Practices" are words of the page, "Mohloai Mpesi" is not."""
-    words = set(" ".join(root.itertext()).split())
-    return all(w[0].isupper() and w.lower() not in words for n in names for w in n.split())
 
 
 def _all_bold(p: etree._Element) -> bool:
