@@ -697,6 +697,11 @@ def test_declared_texts_are_read_as_text():
       "amazon.com")),
     ('<meta name="keywords" content="WWW.News.Example, 3f9a0c1d2b4e5f60a7, deadbeefdeadbeef">',
      ("deadbeefdeadbeef",)),
+    # a CMS's flags and placeholders are no tags; a taxonomy's path gives its last part, a
+    # topic with a slash or a Chinese tag joined by "_" stays
+    ('<meta name="keywords" content="_commerce, forward_original_content, %tags%, {{ tag }}, '
+     'sections/sverige, topic/misshandel & överfall, Technik/Hardware, 尖石_美樹營地">',
+     ("sverige", "misshandel & överfall", "Technik/Hardware", "尖石_美樹營地")),
 ])
 def test_tags_split_only_a_whole_list(head, expected):
     assert meta(page(head, "<h1>Headline</h1>")).tags == expected

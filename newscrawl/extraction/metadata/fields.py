@@ -152,13 +152,25 @@ _TAG_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 """A UUID or a long hex hash among the keywords is a CMS's id of the story, not a tag."""
 
 
+_TAG_CODE = re.compile(r"[A-Za-z0-9]*_[A-Za-z0-9_]*|.*(?:%\w+%|\{\{|\}\})")
+"""A CMS's own labels among the keywords: snake_case flags ("_commerce", "_Prio_3",
+"forward_original_content") and template placeholders ("%tags%", "{{ tags }}"). Not a
+Chinese tag joined by "_" ("尖石_美樹營地"): its titles use the mark as a separator."""
+_TAG_PATH = re.compile(r"[a-z]+/(\S.*)")
+"""Expressen's "sections/sverige", "topic/misshandel & överfall": a taxonomy's path."""
+
+
 def _tag_value(tag: str, host: str | None) -> str | None:
     """The tag a keyword names: a field's value when the field is a tag ("Tag:Nodejs",
-    "Category: World"), nothing for other fields, for an id or for the page's own host name
-    ("nationalpost.com"); a topic with a colon ("Brexit: the deal", "Star Wars: Episode IV")
-    stays."""
-    if _TAG_ID.fullmatch(tag) or (host and tag.casefold().removeprefix("www.") == host):
+    "Category: World", "topic/misshandel"), nothing for other fields, for an id, a CMS's
+    flags or the page's own host name ("nationalpost.com"); a topic with a colon ("Brexit:
+    the deal", "Star Wars: Episode IV") or a slash ("Technik/Hardware") stays."""
+    if (_TAG_ID.fullmatch(tag) or _TAG_CODE.fullmatch(tag)
+            or (host and tag.casefold().removeprefix("www.") == host)):
         return None if fired("tags.cms_field") else tag
+    if (path := _TAG_PATH.fullmatch(tag)) and on("tags.cms_field"):
+        fired("tags.cms_field")
+        return path.group(1)
     m = _TAG_FIELD.match(tag)
     if m is None or not on("tags.cms_field"):
         return tag
