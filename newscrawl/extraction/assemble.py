@@ -78,6 +78,10 @@ COPY_MIN_CHARS = 200
 COPY_SHARE = 0.8
 """Share of a hidden node's character runs (``_COPY_RUN``) the visible kept text must hold."""
 _COPY_RUN = 16
+COPY_MAX_CHARS = 300_000
+"""Past this much kept text (visible and hidden together) the copies are left: each character
+starts a run, and the runs' hashes of a 20 MB page would take a gigabyte. A story and its
+copy are tens of thousands of characters."""
 
 
 def hidden_copies(table: NodeTable, keep: np.ndarray) -> np.ndarray:
@@ -112,12 +116,6 @@ def hidden_copies(table: NodeTable, keep: np.ndarray) -> np.ndarray:
         if runs and len(runs & visible) >= COPY_SHARE * len(runs):
             dropped[i] = True
     return dropped
-
-
-COPY_MAX_CHARS = 300_000
-"""Past this much kept text (visible and hidden together) the copies are left: each character
-starts a run, and the runs' hashes of a 20 MB page would take a gigabyte. A story and its
-copy are tens of thousands of characters."""
 
 
 def _runs(text: str) -> set[int]:

@@ -499,17 +499,17 @@ def _signed_paragraph(root: etree._Element) -> tuple[str, ...]:
     for parent in dict.fromkeys(p.getparent() for p in root.iter("p")):
         if parent is None:
             continue
-        paragraphs = [(p, " ".join("".join(p.itertext()).split()))
-                      for p in parent.iterchildren("p")]
-        paragraphs = [(p, t) for p, t in paragraphs if t]
-        if sum(len(t) >= _SIGNATURE_PROSE for _, t in paragraphs) < _SIGNATURE_STORY:
+        children = list(parent.iterchildren("p"))
+        # the first and last paragraphs with text, each with its neighbour: read from the
+        # ends only, since most blocks open and close with plain prose
+        ends = [(p, beside) for p, beside in (_first_two(children), _first_two(children[::-1]))
+                if beside is not None and _all_bold(p) and len(_text(p)) <= _SIGNATURE_MAX
+                and len(_text(beside)) >= _SIGNATURE_PROSE]
+        if not ends or sum(len(_text(p)) >= _SIGNATURE_PROSE
+                           for p in children) < _SIGNATURE_STORY:
             continue
-        for (p, text), beside in ((paragraphs[0], paragraphs[1:2]),
-                                  (paragraphs[-1], paragraphs[-2:-1])):
-            if (not beside or len(beside[0][1]) < _SIGNATURE_PROSE
-                    or len(text) > _SIGNATURE_MAX or not _all_bold(p)):
-                continue
-            names = clean_authors([text])
+        for p, _ in ends:
+            names = clean_authors([_text(p)])
             if not names or not all(2 <= len(n.split()) <= 4 and not any(
                     ch.isdigit() for ch in n) for n in names):
                 continue
@@ -520,6 +520,16 @@ def _signed_paragraph(root: etree._Element) -> tuple[str, ...]:
             if all(w[0].isupper() and w.lower() not in words for n in names for w in n.split()):
                 return names
     return ()
+
+
+def _text(p: etree._Element) -> str:
+    return " ".join("".join(p.itertext()).split())
+
+
+def _first_two(paragraphs: list[etree._Element]) -> tuple[etree._Element | None, ...]:
+    """The first two of ``paragraphs`` that hold text (None for each missing)."""
+    found = list(islice((p for p in paragraphs if _text(p)), 2))
+    return (*found, *([None] * (2 - len(found))))
 
 
 def _all_bold(p: etree._Element) -> bool:

@@ -165,29 +165,30 @@ def _tag_value(tag: str, host: str | None) -> str | None:
     "Category: World", "topic/misshandel"), nothing for other fields, for an id, a CMS's
     flags or the page's own host name ("nationalpost.com"); a topic with a colon ("Brexit:
     the deal", "Star Wars: Episode IV") or a slash ("Technik/Hardware") stays."""
+    if not on("tags.cms_field"):
+        return tag
     if (_TAG_ID.fullmatch(tag) or _TAG_CODE.fullmatch(tag)
             or (host and tag.casefold().removeprefix("www.") == host)):
-        return None if fired("tags.cms_field") else tag
-    if (path := _TAG_PATH.fullmatch(tag)) and on("tags.cms_field"):
+        fired("tags.cms_field")
+        return None
+    if path := _TAG_PATH.fullmatch(tag):
         fired("tags.cms_field")
         return path.group(1)
     m = _TAG_FIELD.match(tag)
-    if m is None or not on("tags.cms_field"):
+    if m is None:
         return tag
     key = m.group(1).lower()
-    last = key.rsplit(" ", 1)[-1]
-    if key.startswith(_MACHINE_KEY):
-        return None if fired("tags.cms_field") else tag
-    if last in _TAXONOMY_KEYS:
-        fired("tags.cms_field")
-        return tag[m.end(1) + 1:].strip() or None
-    if " " in key or not (m.group(2) or key[0] == m.group(1)[0]):
-        return tag
+    if not key.startswith(_MACHINE_KEY):
+        if key.rsplit(" ", 1)[-1] in _TAXONOMY_KEYS:
+            fired("tags.cms_field")
+            return tag[m.end(1) + 1:].strip() or None
+        if " " in key or not (m.group(2) or key[0] == m.group(1)[0]):
+            return tag  # "Brexit: the deal": a topic
     fired("tags.cms_field")
     return None
 
 
-def _tags(c: _Collected, ld: JsonLd | None, url: str | None = None) -> tuple[str, ...]:
+def _tags(c: _Collected, ld: JsonLd | None, url: str | None) -> tuple[str, ...]:
     # A lone value is often the whole list ("a, b", "a; b", Chinese "甲，乙、丙"), and so is
     # each keywords meta; one of several article:tag values or JSON-LD keywords is one tag
     # ("Mergers, Acquisitions and Divestitures"). Some CMSs escape tags twice ("M&amp;A").
