@@ -190,3 +190,38 @@ def test_copies_past_the_size_limit_are_left_not_hashed() -> None:
             f'<div style="display:none">{copy}</div></article></body></html>').encode()
     assert copy not in flagged(body)
     assert flagged(hidden_copy_page(" ".join(FIRST[1:]))) == [" ".join(FIRST[1:])]
+
+
+WALL = ["Create an account or sign in to continue with your reading experience.",
+        "Access articles from across Canada with one account.",
+        "Share your thoughts and join the conversation in the comments."]
+
+
+def toggled_page(wall: list[str], hiding: str = "hidden", declared: str | None = "NewsArticle",
+                 close: bool = True) -> bytes:
+    """A story with a sign-in wall among its paragraphs that the site's script shows on
+    demand (``class="... hidden"``); ``close=False`` leaves the hiding ``<div>`` open, so the
+    parser puts the rest of the story inside it."""
+    ld = json.dumps({"@type": declared, "headline": TITLE}) if declared else "{}"
+    items = "".join(f"<li>{line}</li>" for line in wall)
+    wall_html = f'<div class="sign-in-group {hiding}"><ul>{items}</ul>{"</div>" if close else ""}'
+    first = "".join(f"<p>{p}</p>" for p in FIRST[:2])
+    rest = "".join(f"<p>{p}</p>" for p in FIRST[2:])
+    return f"""<html><head><title>{TITLE}</title>
+<script type="application/ld+json">{ld}</script></head><body><article><h1>{TITLE}</h1>
+<div class="article-content">{first}{wall_html}{rest}</div></article></body></html>""".encode()
+
+
+@pytest.mark.parametrize("hiding", ["hidden", "d-none"])
+def test_short_lines_a_story_page_shows_on_demand_are_not_its_text(hiding: str) -> None:
+    assert flagged(toggled_page(WALL, hiding)) == WALL
+
+
+@pytest.mark.parametrize("page", [
+    toggled_page(WALL, hiding="field-label-hidden"),  # a class that only contains the word
+    toggled_page(WALL, declared=None),  # not a story: a tab's or an accordion's text
+    toggled_page([f"{FIRST[1]} {SECOND[0]}"]),  # an accordion's answer, not a short line
+    toggled_page(WALL, close=False),  # the story itself under a stray hiding class
+], ids=["class-word", "no-story", "long", "unclosed"])
+def test_other_hidden_text_is_left_to_the_model(page: bytes) -> None:
+    assert flagged(page) == []
