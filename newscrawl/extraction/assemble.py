@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from .clean import LINE_BREAK
 from .decode import MOJIBAKE, unmangled
-from .features import FEATURE_NAMES, NO_ANCESTOR, TAGS, NodeTable
+from .features import FEATURE_NAMES, NO_ANCESTOR, TAGS, NodeTable, subtree_sums
 from .text import HIDING_CLASSES, collapse_spaces
 
 
@@ -101,23 +103,29 @@ def toggled_lines(table: NodeTable, keep: np.ndarray) -> np.ndarray:
     story pages, where a page's content is one text that shows whole.
     """
     elements = [e for e, key in zip(table.keyed.tolist(), table.keys, strict=True)
-                if ("hidden" in key or "d-none" in key)
-                and not HIDING_CLASSES.isdisjoint(key.lower().split())]
+                if _HIDING_MARK.search(key) and not HIDING_CLASSES.isdisjoint(key.lower().split())]
+    dropped = np.zeros(len(keep), dtype=bool)
     if not elements:
-        return np.zeros(len(keep), dtype=bool)
-    n_el = len(table.parent)
-    kept = np.zeros(n_el + 1)
-    kept[1:] = np.cumsum(np.bincount(table.owner, table.weights * keep, minlength=n_el))
+        return dropped
     starts = np.asarray(elements)
-    ends = table.end[starts]
-    share = (kept[ends] - kept[starts]) / max(kept[-1], 1.0)
-    depth = np.zeros(n_el + 1, dtype=np.int64)
-    small = share < TOGGLED_MAX_SHARE
-    np.add.at(depth, starts[small], 1)
-    np.add.at(depth, ends[small], -1)
-    under = np.cumsum(depth)[table.owner] > 0
-    short = np.fromiter(map(len, map(str.strip, table.texts)), np.int64, len(table.texts))
-    return keep & under & (short < TOGGLED_MAX_CHARS)
+    kept_chars = np.bincount(table.owner, table.weights * keep, minlength=len(table.parent))
+    under_each = subtree_sums(kept_chars, table.end)
+    share = under_each[starts] / max(float(under_each[0]), 1.0)  # element 0: the whole page
+    small = starts[share < TOGGLED_MAX_SHARE]
+    # +1 where a small hiding element's subtree starts, -1 past its end: a node's element
+    # lies under one when the running sum at its pre-order index is positive
+    depth = np.zeros(len(table.parent) + 1, dtype=np.int64)
+    np.add.at(depth, small, 1)
+    np.add.at(depth, table.end[small], -1)
+    under = keep & (np.cumsum(depth)[table.owner] > 0)
+    texts = table.texts
+    for i in np.flatnonzero(under).tolist():
+        dropped[i] = len(texts[i].strip()) < TOGGLED_MAX_CHARS
+    return dropped
+
+
+_HIDING_MARK = re.compile("|".join(map(re.escape, sorted(HIDING_CLASSES))))
+"""A cheap first test of an element's "class id" string for ``HIDING_CLASSES``."""
 
 
 _HIDDEN = FEATURE_NAMES.index("anc_hidden")
