@@ -59,7 +59,11 @@ def extensions() -> list[Extension]:
         include_dirs=[*lxml.get_include(), numpy.get_include()],
         define_macros=[("NEWSCRAWL_LXML_VERSION", f'"{lxml.__version__}"'),
                        ("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")])
-    return cythonize([walk], quiet=True)
+    forest = Extension(
+        "newscrawl.extraction._forest", ["newscrawl/extraction/_forest.pyx"],
+        include_dirs=[numpy.get_include()],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")])
+    return cythonize([walk, forest], quiet=True)
 
 
 setup(cmdclass={"build_py": BuildWithModels, "build_ext": BuildOptionalExtensions},

@@ -4,6 +4,7 @@ saved model predicts exactly what the trained one did."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -251,6 +252,140 @@ assert np.array_equal(predict(X), expected)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def _forest_module() -> None:
+    from newscrawl.extraction import model as model_module
+
+    if model_module.Forest is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("the forest module was not built: the bench would time XGBoost's walk")
+        pytest.skip("the forest module is not built here")
+
+
+def _inputs(features: int, seed: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    X = rng.random((77, features), dtype=np.float32) * 10
+    X[::4, ::5] = np.nan
+    X[1::7] = np.inf
+    return [X, X[:1], X[:9], X[::3], np.asfortranarray(X), X.astype(np.float64), X[:0]]
+
+
+def test_forest_gives_xgboosts_exact_floats_for_every_shipped_booster() -> None:
+    """Each of the shipped model's six boosters runs as a ``Forest`` (the fast path is in use)
+    and gives ``inplace_predict``'s bits on rows of every layout: NaN, infinity, one row, a
+    partial block of eight, strided, Fortran, float64, none."""
+    from newscrawl.extraction.model import forest_predictor
+
+    _forest_module()
+    model = NodeModel.load(DEFAULT_MODEL)
+    assert all(p.__qualname__ == "forest_predictor.<locals>.predict"
+               for member in model._predictors for p in member)
+    for booster in (b for member in model.members for b in member):
+        predict = forest_predictor(booster)
+        for X in _inputs(booster.num_features(), 3):
+            want = booster.inplace_predict(X, validate_features=False)
+            got = predict(X)
+            assert got.dtype == np.float32 and np.array_equal(got, want)
+        with pytest.raises(ValueError, match="columns"):
+            predict(np.zeros((2, 3), dtype=np.float32))
+
+
+def test_forest_sends_missing_values_the_way_each_split_learnt() -> None:
+    """Trees of uneven depth whose splits send missing values left at some nodes and right at
+    others: the padded forest takes every row to XGBoost's leaf."""
+    from newscrawl.extraction.model import _tree_depth, forest_predictor
+
+    _forest_module()
+    rng = np.random.default_rng(5)
+    X = rng.random((3000, 6), dtype=np.float32)
+    y = (X[:, 0] + 0.3 * X[:, 1] > 0.7) ^ (X[:, 2] > 0.9)
+    X[rng.random(X.shape) < 0.15] = np.nan
+    X[np.isnan(X[:, 3]), 3] = 0  # one column never missing: its splits keep XGBoost's default
+    booster = xgb.train({"objective": "binary:logistic", "max_depth": 5, "eta": 0.3,
+                         "nthread": 1, "seed": 0}, xgb.DMatrix(X, label=y), 40)
+    trees = json.loads(booster.save_raw("json"))["learner"]["gradient_booster"]["model"]["trees"]
+    directions = {d for t in trees for d, c in zip(t["default_left"], t["left_children"],
+                                                   strict=True) if c != -1}
+    assert directions == {0, 1}
+    depth = max(_tree_depth(t) for t in trees)
+    leaves = [sum(c == -1 for c in t["left_children"]) for t in trees]
+    assert depth == 5 and min(leaves) < 2 ** depth  # trees the forest pads
+    predict = forest_predictor(booster)
+    assert predict is not None
+    for rows in _inputs(6, 8) + [X]:
+        assert np.array_equal(predict(rows), booster.inplace_predict(rows))
+
+
+def test_forest_starts_each_row_at_xgboosts_base_margin() -> None:
+    """XGBoost stores the base score as a probability and takes its logit in float32 with
+    libm's ``logf``: NumPy's float32 log is an ulp off on some scores (0.475 among them), which
+    moved 5 % of a model's outputs by an ulp."""
+    from newscrawl.extraction.model import forest_predictor
+
+    _forest_module()
+    rng = np.random.default_rng(4)
+    X = rng.random((20000, 8), dtype=np.float32)
+    for share in (0.05, 0.3, 0.475, 0.6, 0.93):
+        y = rng.random(400) < share
+        booster = xgb.train({"objective": "binary:logistic", "max_depth": 3, "nthread": 1},
+                            xgb.DMatrix(X[:400], label=y), 4)
+        assert np.array_equal(forest_predictor(booster)(X), booster.inplace_predict(X))
+
+
+def test_forest_declines_what_it_would_not_predict_exactly(monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """Another objective, a forest whose arrays came out wrong, or no compiled module: None,
+    and the model predicts through XGBoost with the same results."""
+    from newscrawl.extraction import model as model_module
+
+    _forest_module()
+    rng = np.random.default_rng(0)
+    X = rng.random((300, 4), dtype=np.float32)
+    y = (X[:, 0] * 3).astype(int)
+    for params in ({"objective": "multi:softprob", "num_class": 3},
+                   {"objective": "reg:squarederror"}, {"objective": "binary:logitraw"}):
+        booster = xgb.train({**params, "nthread": 1}, xgb.DMatrix(X, label=y % 2 if
+                            "num_class" not in params else y), 3)
+        assert model_module.forest_predictor(booster) is None
+    booster = xgb.train({"objective": "binary:logistic", "nthread": 1},
+                        xgb.DMatrix(X, label=y == 1), 5)
+    assert model_module.forest_predictor(booster) is not None
+    complete = model_module._complete_trees
+
+    def off_by_one_ulp(trees: list, depth: int) -> tuple:
+        feature, threshold, default_left, leaf = complete(trees, depth)
+        return feature, np.nextafter(threshold, np.float32(np.inf)), default_left, leaf
+
+    monkeypatch.setattr(model_module, "_complete_trees", off_by_one_ulp)
+    assert model_module.forest_predictor(booster) is None  # the threshold probe sees it
+    monkeypatch.undo()
+    page = page_nodes(PAGE, "https://harbour.example/news/wall").table
+    fast = NodeModel.load(DEFAULT_MODEL).predict(page)
+    monkeypatch.setattr(model_module, "Forest", None)
+    slow = NodeModel.load(DEFAULT_MODEL)
+    assert all(p.__qualname__ == "dense_predictor.<locals>.predict"
+               for member in slow._predictors for p in member)
+    assert np.array_equal(slow.predict(page), fast)
+
+
+def test_forest_is_the_same_from_concurrent_threads() -> None:
+    """``Forest.predict`` releases the GIL and shares only read-only arrays."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from newscrawl.extraction.model import forest_predictor
+
+    _forest_module()
+    booster = NodeModel.load(DEFAULT_MODEL).members[0][0]
+    predict = forest_predictor(booster)
+    rng = np.random.default_rng(2)
+    inputs = [rng.random((rows, booster.num_features()), dtype=np.float32)
+              for rows in (1, 7, 40, 200, 1000) * 4]
+    expected = [booster.inplace_predict(X, validate_features=False) for X in inputs]
+    with ThreadPoolExecutor(4) as pool:
+        for _ in range(3):
+            assert all(np.array_equal(got, want)
+                       for got, want in zip(pool.map(predict, inputs), expected, strict=True))
 
 
 def test_extraction_does_not_import_scikit_learn_but_leaves_it_importable() -> None:

@@ -26,6 +26,11 @@ from .features import FEATURE_NAMES, FEATURE_VERSION, NodeTable
 from .pathwords import PathWords
 from .xgboost_lean import import_xgboost
 
+try:
+    from ._forest import Forest
+except ImportError:  # built without a C compiler, or run from sources never built
+    Forest = None
+
 xgb = import_xgboost()
 
 _PATH_WORDS = FEATURE_NAMES.index("path_words")
@@ -85,7 +90,8 @@ class NodeModel:
 
     def _set_predictors(self) -> None:
         self._predictors = [
-            tuple(dense_predictor(b) if b is not None else None for b in member)
+            tuple(None if b is None else forest_predictor(b) or dense_predictor(b)
+                  for b in member)
             for member in self.members]
 
     def __getstate__(self) -> dict:
@@ -219,6 +225,113 @@ def dense_predictor(booster: xgb.Booster) -> Callable[[np.ndarray], np.ndarray]:
         return predict
     except Exception:  # noqa: BLE001 - any surprise in private API: the public path
         return fallback
+
+
+FOREST_MAX_DEPTH = 12
+"""Deeper trees are left to XGBoost: padded to complete trees, a forest of depth d holds
+2**d leaves a tree (the node model's are 6 deep at most)."""
+
+
+def forest_predictor(booster: xgb.Booster) -> Callable[[np.ndarray], np.ndarray] | None:
+    """``booster.inplace_predict`` for dense rows, by ``_forest.Forest`` (the node model's
+    trees at a third of XGBoost's time on a page), or None where that would not give XGBoost's
+    exact floats: no compiled module, another objective or booster than binary:logistic
+    gbtree, categorical splits, trees deeper than ``FOREST_MAX_DEPTH``.
+
+    Before it is used, the forest predicts probe rows made of the trees' own thresholds (each
+    split's value, the floats either side of it) and missing values, and must match
+    ``inplace_predict`` bit for bit: a model file XGBoost reads otherwise falls back to it.
+    """
+    if Forest is None:
+        return None
+    learner = json.loads(booster.save_raw("json"))["learner"]
+    params = learner["learner_model_param"]
+    if (learner["objective"]["name"] != "binary:logistic"
+            or learner["gradient_booster"]["name"] != "gbtree"
+            or params.get("num_target", "1") != "1" or params.get("num_class", "0") != "0"):
+        return None
+    trees = learner["gradient_booster"]["model"]["trees"]
+    if not trees or any(any(t["split_type"])
+                        or t["tree_param"]["size_leaf_vector"] not in ("0", "1") for t in trees):
+        return None
+    depth = max(_tree_depth(t) for t in trees)
+    if depth > FOREST_MAX_DEPTH:
+        return None
+    base_score = float(np.ravel(json.loads(params["base_score"]))[0])  # "5E-1" or "[5E-1]"
+    depth = max(depth, 1)
+    forest = Forest(depth, booster.num_features(), *_complete_trees(trees, depth), base_score)
+
+    def predict(X: np.ndarray) -> np.ndarray:
+        return forest.predict(np.ascontiguousarray(X, dtype=np.float32))
+
+    probe = _threshold_probe(trees, booster.num_features())
+    try:
+        if all(np.array_equal(predict(rows), booster.inplace_predict(rows, validate_features=False))
+               for rows in (probe, probe[:1], probe[:9])):
+            return predict
+    except ValueError:
+        pass
+    return None
+
+
+def _tree_depth(tree: dict) -> int:
+    left, right = tree["left_children"], tree["right_children"]
+    depth, level = 0, [0]
+    while level:
+        level = [c for n in level if left[n] != -1 for c in (left[n], right[n])]
+        depth += bool(level)
+    return depth
+
+
+def _complete_trees(trees: list[dict], depth: int
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each tree as ``Forest`` reads it: splits in heap order, padded to ``depth`` levels (a
+    leaf above the last level splits on column 0 into copies of itself)."""
+    internal, leaves = (1 << depth) - 1, 1 << depth
+    feature = np.zeros(len(trees) * internal, np.int32)
+    threshold = np.zeros(len(trees) * internal, np.float32)
+    default_left = np.ones(len(trees) * internal, np.uint8)
+    leaf = np.zeros(len(trees) * leaves, np.float32)
+    for k, tree in enumerate(trees):
+        left, right = tree["left_children"], tree["right_children"]
+        index, value, to_left = (tree["split_indices"], tree["split_conditions"],
+                                 tree["default_left"])
+        stack = [(0, 0, 0)]  # (node of the tree, place in the complete tree, level)
+        while stack:
+            node, place, level = stack.pop()
+            if level == depth:
+                leaf[k * leaves + place - internal] = value[node]
+                continue
+            if left[node] == -1:
+                below = (node, node)
+            else:
+                below = (left[node], right[node])
+                at = k * internal + place
+                feature[at], threshold[at] = index[node], value[node]
+                default_left[at] = to_left[node]
+            stack += [(below[0], 2 * place + 1, level + 1), (below[1], 2 * place + 2, level + 1)]
+    return feature, threshold, default_left, leaf
+
+
+def _threshold_probe(trees: list[dict], features: int, rows: int = 256) -> np.ndarray:
+    """Rows that sit on the trees' split values, a float either side of them, or are missing:
+    where a comparison or a missing value's direction could differ between two predictors."""
+    rng = np.random.default_rng(0)
+    values: list[list[float]] = [[] for _ in range(features)]
+    for tree in trees:
+        for node, child in enumerate(tree["left_children"]):
+            if child != -1:
+                values[tree["split_indices"][node]].append(tree["split_conditions"][node])
+    X = rng.normal(size=(rows, features)).astype(np.float32)
+    for column, split_values in enumerate(values):
+        if split_values:
+            chosen = np.float32(rng.choice(split_values, rows))
+            nudge = rng.integers(-1, 2, rows)
+            X[:, column] = np.where(nudge < 0, np.nextafter(chosen, np.float32(-np.inf)),
+                                    np.where(nudge > 0, np.nextafter(chosen, np.float32(np.inf)),
+                                             chosen))
+    X[rng.random((rows, features)) < 0.2] = np.nan
+    return X
 
 
 def _load(path: Path, names: tuple[str, ...]) -> xgb.Booster:
