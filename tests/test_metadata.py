@@ -1419,3 +1419,40 @@ def test_a_page_of_thousands_of_author_metas_gives_the_first_hundred() -> None:
     authors = meta(f"<html><head>{tags}</head><body><p>x</p></body></html>").authors
     assert len(names) == len(set(names)) and MAX_AUTHOR_VALUES == 100
     assert authors == tuple(names[:MAX_AUTHOR_VALUES])
+
+
+def test_compiled_metadata_walk_finds_what_lxml_iter_and_xpath_find(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``_cwalk.metadata_elements`` gives ``_collect`` the elements ``iter(*tags)`` and the
+    itemprop XPath give, in document order: among comments, a processing instruction, an
+    entity reference, tags that only resemble the wanted ones, ``<meta itemprop>`` (in both
+    lists), nested properties and an itemprop attribute on the root; and the metadata read
+    both ways is the same."""
+    from newscrawl.extraction.compiled import CWALK
+    from newscrawl.extraction.metadata import collect
+
+    if CWALK is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("the C walks were not built: the bench would time the XPath")
+        pytest.skip("the C walks are not built here")
+    markup = (
+        '<!DOCTYPE html><html itemprop="x"><head><!-- a <meta> in a comment -->'
+        '<?php echo 1; ?><title>Quay &amp; wall</title><meta name="description" content="d">'
+        '<meta itemprop="datePublished" content="2024-05-01"><link rel="canonical" href="/a">'
+        '<script type="application/ld+json">{"@type": "NewsArticle"}</script></head>'
+        '<body><metadata>not meta</metadata><h1>Quay &copy; wall</h1><h10>no</h10>'
+        '<article itemscope itemtype="https://schema.org/NewsArticle">'
+        '<span itemprop="author" itemscope><span itemprop="name">Ann Lee</span></span>'
+        '<time datetime="2024-05-01" itemprop="dateModified">May 1</time><svg:meta>s</svg:meta>'
+        '<p>Text <!-- <h1>hidden</h1> --> more.</p></article></body></html>')
+    root = parse(markup)
+    tagged, props = CWALK.metadata_elements(root, collect._TAGS)
+    top = root.getroottree().getroot()
+    assert tagged == list(top.iter(*collect._TAGS))
+    assert props == list(collect._ITEMPROP(root))
+    assert [el.tag for el in tagged] == ["title", "meta", "meta", "link", "script", "h1", "time"]
+    assert [el.tag for el in props] == ["html", "meta", "span", "span", "time"]
+    compiled = meta(markup)
+    monkeypatch.setattr(collect, "CWALK", None)
+    assert meta(markup) == compiled
+    assert compiled.authors == ("Ann Lee",) and compiled.title == "Quay © wall"

@@ -799,3 +799,48 @@ def path_word_scores(list keys, const long long[::1] keyed, const long long[::1]
         free(own)
         free(add)
         free(sub)
+
+
+def metadata_elements(root, tuple tags):
+    """``metadata.collect._collect``'s two reads of the raw tree in one walk: the elements
+    whose tag is one of ``tags`` (as ``top.iter(*tags)`` gives them) and those holding an
+    ``itemprop`` attribute (the XPath ``/descendant::*/@itemprop/..``), each in document
+    order, from the document's root element. The XPath alone was 0.38 ms of _collect's 0.56
+    on a median WCXB page."""
+    cdef cetree._Document doc = cetree.documentOrRaise(root)
+    top = root.getroottree().getroot()
+    cdef xmlNode* c_root = (<cetree._Element?>top)._c_node
+    cdef xmlNode* c = c_root
+    cdef xmlAttr* a
+    cdef Py_ssize_t k, n_tags = len(tags)
+    names = [t.encode("utf-8") for t in tags]
+    cdef const char* wanted[16]
+    if n_tags > 16:
+        raise ValueError("metadata_elements: at most 16 tags")
+    for k in range(n_tags):
+        wanted[k] = <const char*>(<bytes>names[k])
+    tagged = []
+    props = []
+    while True:
+        if c.type == XML_ELEMENT_NODE:
+            if c.ns is NULL:
+                for k in range(n_tags):
+                    if strcmp(<const char*>c.name, wanted[k]) == 0:
+                        tagged.append(cetree.elementFactory(doc, c))
+                        break
+            a = c.properties
+            while a is not NULL:
+                if a.ns is NULL and strcmp(<const char*>a.name, "itemprop") == 0:
+                    props.append(cetree.elementFactory(doc, c))
+                    break
+                a = a.next
+            if c.children is not NULL:
+                c = c.children
+                continue
+        while True:
+            if c is c_root:
+                return tagged, props
+            if c.next is not NULL:
+                c = c.next
+                break
+            c = c.parent
