@@ -520,6 +520,44 @@ def test_context_group_stats_equal_a_loop_over_groups() -> None:
         assert (count[at] == at.sum()).all()
 
 
+def test_compiled_context_columns_equal_numpys_to_the_bit(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """``_cwalk.context_columns`` must give ``_computed_columns``' float32 values exactly
+    (stage 2 was trained on NumPy's): pages short and long (NumPy's pairwise sums recurse past
+    128 nodes), deep and flat, with probabilities tied, on the 0.5 and 0.8 cuts, none kept or
+    none sure."""
+    from newscrawl.extraction import context
+    from newscrawl.extraction.compiled import CWALK
+
+    if CWALK is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("the C walks were not built: the bench would time NumPy's columns")
+        pytest.skip("the C walks are not built here")
+    rng = np.random.default_rng(11)
+    words = ["harbour", "wall", "storm", "breakwater", "tide", "quay", "crane", "ship"]
+
+    def paragraph(k: int) -> str:
+        return " ".join(rng.choice(words, 3 + k % 40)) + "."
+
+    nested = "".join(f"<div class='d{k}'><p>{paragraph(k)}</p>" for k in range(150))
+    pages = [PAGE, f"<html><body>{nested}{'</div>' * 150}</body></html>".encode(),
+             ("<html><body><nav>" + "".join(f"<a href='/{k}'>Link {k}</a>" for k in range(90))
+              + "</nav><article>" + "".join(f"<p>{paragraph(k)}</p>" for k in range(300))
+              + "</article><ul>" + "".join(f"<li>{paragraph(k)}</li>" for k in range(60))
+              + "</ul></body></html>").encode()]
+    for body in pages:
+        table = page_nodes(body, "https://harbour.example/news/wall").table
+        n = len(table)
+        for proba in (rng.random(n), np.round(rng.random(n), 1), np.full(n, 0.5),
+                      np.full(n, 0.8), np.zeros(n), np.ones(n)):
+            proba = proba.astype(np.float32)
+            compiled = context.context_features(table, proba)
+            monkeypatch.setattr(context, "CWALK", None)
+            assert np.array_equal(compiled, context.context_features(table, proba),
+                                  equal_nan=True)  # the site columns: NaN off a crawl
+            monkeypatch.undo()
+
+
 def test_training_scores_the_members_as_the_model_combines_them() -> None:
     """``combined_members`` applies ``NodeModel.predict``'s rule page by page: the CV figures are
     the shipped model's, not those of a plain mean it does not compute."""

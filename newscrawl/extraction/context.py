@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .compiled import CWALK
 from .features import FEATURE_NAMES, NodeTable, subtree_sums
 
 _CARRIED = ("chars", "punct_ratio", "own_link_density", "is_heading", "tag", "rank",
@@ -17,6 +18,8 @@ _CARRIED = ("chars", "punct_ratio", "own_link_density", "is_heading", "tag", "ra
             "site_recurrence", "site_pages")
 _CARRIED_COLS = [FEATURE_NAMES.index(n) for n in _CARRIED]
 _OFFSETS = (1, 2, 3, 5)
+_WINDOWS = (2, 5)
+"""Half-widths of the reading-order windows whose mean p the context stage reads."""
 _LEVELS = (1, 2, 3, 4, 6)
 """Ancestor levels above a node's element whose subtrees the context stage looks at."""
 
@@ -94,13 +97,16 @@ def _ancestor_columns(table: NodeTable, p: np.ndarray, weight: np.ndarray,
                  sub_w[anc] / total_w]
     # The content root: the deepest element holding 80 % of the kept text.
     depth = table.depth
-    root = _deepest_holding(table, sub_kept, 0.8 * total_kept) if sub_kept[0] > 0 else 0
+    root = (_deepest_holding(table, sub_kept, CONTENT_ROOT_HOLDS * total_kept)
+            if sub_kept[0] > 0 else 0)
     inside = (table.owner >= root) & (table.owner < end[root])
     cols += [inside.astype(np.float64), np.full(len(p), sub_w[root] / total_w),
              np.where(inside, depth[table.owner] - depth[root], -1).astype(np.float64)]
     return cols
 
 
+CONTENT_ROOT_HOLDS = 0.8
+"""Share of the kept text the content root's subtree holds (``_ancestor_columns``)."""
 SURE = 0.8
 """Stage-1 probability of a node counted as sure content for ``_sure_core_columns``."""
 SURE_CORE_HOLDS = 0.9
@@ -144,12 +150,32 @@ def story_features(table: NodeTable, proba: np.ndarray) -> np.ndarray:
     return np.hstack((context_features(table, proba), table.linked[:, None]))
 
 
+_COMPUTED = len(CONTEXT_NAMES) - len(_CARRIED)
+_C_SHAPE = tuple(np.array(v, dtype=np.int64) for v in (_OFFSETS, _WINDOWS, _LEVELS))
+
+
 def context_features(table: NodeTable, proba: np.ndarray) -> np.ndarray:
-    """float32 rows in ``CONTEXT_NAMES`` order, from a page's table and stage-1 output."""
+    """float32 rows in ``CONTEXT_NAMES`` order, from a page's table and stage-1 output: in C
+    when the package was built with its compiled walks (``_cwalk.context_columns``, the same
+    float32 values), else ``_computed_columns``."""
     n = len(proba)
     X = np.zeros((n, len(CONTEXT_NAMES)), dtype=np.float32)
     if n == 0:
         return X
+    if CWALK is not None:
+        CWALK.context_columns(np.ascontiguousarray(proba, dtype=np.float32), table.weights,
+                              table.container, table.owner, table.parent, table.end,
+                              table.depth, X, *_C_SHAPE, SURE, SURE_CORE_HOLDS,
+                              CONTENT_ROOT_HOLDS)
+    else:
+        X[:, :_COMPUTED] = _computed_columns(table, proba)
+    X[:, _COMPUTED:] = table.X[:, _CARRIED_COLS]
+    return X
+
+
+def _computed_columns(table: NodeTable, proba: np.ndarray) -> np.ndarray:
+    """The context stage's own columns (all but the carried ones), float64, with NumPy."""
+    n = len(proba)
     p = proba.astype(np.float64)
     weight = table.weights
     cols = [p]
@@ -158,7 +184,7 @@ def context_features(table: NodeTable, proba: np.ndarray) -> np.ndarray:
     cols += [padded[5 + k: 5 + k + n] for k in _OFFSETS]
     csum = np.concatenate(([0.0], np.cumsum(p)))
     idx = np.arange(n)
-    for half in (2, 5):
+    for half in _WINDOWS:
         lo, hi = np.maximum(idx - half, 0), np.minimum(idx + half + 1, n)
         cols.append((csum[hi] - csum[lo]) / (hi - lo))
     n_el = len(table.parent)
@@ -184,6 +210,4 @@ def context_features(table: NodeTable, proba: np.ndarray) -> np.ndarray:
     sub_w = _subtree(table, weight)
     cols += _ancestor_columns(table, p, weight, kept, sub_w)
     cols += _sure_core_columns(table, p, weight, sub_w)
-    X[:, : len(cols)] = np.array(cols).T  # column_stack reshapes each column in Python
-    X[:, len(cols):] = table.X[:, _CARRIED_COLS]
-    return X
+    return np.array(cols).T  # column_stack reshapes each column in Python
