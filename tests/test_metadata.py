@@ -1456,3 +1456,35 @@ def test_compiled_metadata_walk_finds_what_lxml_iter_and_xpath_find(
     monkeypatch.setattr(collect, "CWALK", None)
     assert meta(markup) == compiled
     assert compiled.authors == ("Ann Lee",) and compiled.title == "Quay © wall"
+
+
+def test_compiled_following_texts_are_the_xpaths() -> None:
+    """``_cwalk.following_texts`` gives what ``following::text()`` gives, blank ones left out
+    and cut at ``n``: from a headline, from deep inside a block, from the last element (none)
+    and from the root, past comments, a processing instruction, whitespace-only and
+    no-break-space texts and script text (the axis reads it; the callers filter)."""
+    from itertools import islice
+
+    from newscrawl.extraction.compiled import CWALK
+    from newscrawl.extraction.metadata import walk
+
+    if CWALK is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("the C walks were not built: the bench would time the XPath")
+        pytest.skip("the C walks are not built here")
+    from lxml import etree
+
+    root = etree.fromstring(  # lxml's own parser: newscrawl's drops comments and PIs
+        "<html><body><div><h1>Head <b>line</b></h1> tail <!-- note --> <?pi x?>"
+        "<p>By <a href='/a'>Ann</a>\n\t</p><p>\u00a0</p><script>var x = 1;</script>"
+        "<div><div><span>deep</span> after deep</div></div>   \r\n</div>"
+        "<footer><p>last</p></footer></body></html>", etree.HTMLParser())
+    assert any(not isinstance(el.tag, str) for el in root.iter())
+    for el in root.iter(etree.Element):
+        for n in (1, 3, 400):
+            want = list(islice((t for t in walk._FOLLOWING_ALL(el)
+                                if t.strip(walk._XPATH_SPACE)), n))
+            assert CWALK.following_texts(el, n) == want, (el.tag, n)
+    h1 = root.find(".//h1")
+    assert CWALK.following_texts(h1, 5) == [" tail ", "By ", "Ann", "\u00a0", "var x = 1;"]
+    assert CWALK.following_texts(root.find(".//footer/p"), 5) == []

@@ -12,6 +12,7 @@ from itertools import islice
 
 from lxml import etree
 
+from newscrawl.extraction.compiled import CWALK
 from newscrawl.extraction.metadata.collect import _TITLE_KEYS, _Collected, _first, _words
 from newscrawl.extraction.metadata.headings import _inline_text
 from newscrawl.extraction.text import HIDING_CLASSES, hides, screen_reader_only
@@ -247,6 +248,8 @@ def _following_strings(el: etree._Element, n: int) -> list[str]:
     (only at a literal ``[n]``), so any predicate is evaluated on every text to the end, and
     that costs more than turning them all into strings (0.13 -> 0.06 ms median on WCXB pages).
     """
+    if CWALK is not None and (texts := CWALK.following_texts(el, n)) is not None:
+        return texts
     return list(islice((t for t in _FOLLOWING_ALL(el) if t.strip(_XPATH_SPACE)), n))
 
 
