@@ -1488,3 +1488,48 @@ def test_compiled_following_texts_are_the_xpaths() -> None:
     h1 = root.find(".//h1")
     assert CWALK.following_texts(h1, 5) == [" tail ", "By ", "Ann", "\u00a0", "var x = 1;"]
     assert CWALK.following_texts(root.find(".//footer/p"), 5) == []
+
+
+def test_compiled_texts_after_are_iter_afters() -> None:
+    """``_cwalk.texts_after`` yields ``walk._iter_after``'s (text, holder) pairs, the same
+    element objects holding them: tails held by their parents, the texts of scripts, styles
+    and SVG passed over but their tails kept, cut at ``limit``; past comments and PIs (which
+    newscrawl's parser drops, and lxml's iterwalk cannot start from) their tails are kept; and
+    it walks a tree 5,000 elements deep (a loop, not a recursion)."""
+    from itertools import islice
+
+    from lxml import etree
+
+    from newscrawl.extraction.compiled import CWALK
+    from newscrawl.extraction.metadata import walk
+
+    if CWALK is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("the C walks were not built: the bench would time lxml's iterwalk")
+        pytest.skip("the C walks are not built here")
+    markup = (
+        "<html><body><div><h1>Head <b>line</b> end</h1> tail <!-- note --> after note"
+        "<?pi x?> after pi<p>By <a href='/a'>Ann</a>\n\t and Bo</p><p>\u00a0</p>"
+        "<script>var x = 1;</script> after script<svg><text>drawn</text></svg> after svg"
+        "<div><div><span>deep</span> after deep</div> out</div>   \r\n</div>"
+        "<footer><p>last</p></footer></body></html>")
+    root = parse(markup)
+    for el in root.iter():
+        for limit in (1, 4, 60):
+            got = CWALK.texts_after(el, walk._OPAQUE_NAMES, limit)
+            want = list(islice(walk._iter_after(el), limit))
+            assert [t for t, _ in got] == [t for t, _ in want], (el.tag, limit)
+            assert all(a is b for (_, a), (_, b) in zip(got, want, strict=True))
+    texts = [t for t, _ in CWALK.texts_after(root.find(".//h1"), walk._OPAQUE_NAMES, 60)]
+    assert "drawn" not in texts and "var x = 1;" not in texts and " after svg" in texts
+    commented = etree.fromstring(markup, etree.HTMLParser())
+    texts = [t for t, _ in CWALK.texts_after(commented.find(".//h1"), walk._OPAQUE_NAMES, 60)]
+    assert texts[:4] == [" tail ", " after note", " after pi", "By "]
+    deep = etree.Element("html")
+    node = head = etree.SubElement(etree.SubElement(deep, "body"), "h1")
+    for k in range(5000):
+        node = etree.SubElement(node if k else deep[0], "div")
+        node.text, node.tail = f"text {k}", f"tail {k}"
+    got = CWALK.texts_after(head, walk._OPAQUE_NAMES, 20000)
+    assert [t for t, _ in got] == [t for t, _ in walk._iter_after(head)]
+    assert len(got) == 10000

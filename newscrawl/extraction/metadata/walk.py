@@ -110,10 +110,34 @@ class _Walk:
         return self.texts[:n]
 
 
+class _CompiledWalk(_Walk):
+    """``_Walk(_iter_after(el))`` read by ``_cwalk.texts_after``: the texts up to the most
+    asked for yet (at least ``_AFTER_BATCH``), walked again in C if a caller wants more."""
+
+    __slots__ = ("el", "fetched")
+
+    def __init__(self, el: etree._Element) -> None:
+        super().__init__(iter(()))
+        self.el, self.fetched = el, 0
+
+    def first(self, n: int) -> list[_Text]:
+        if n > self.fetched and (self.fetched == 0 or len(self.texts) == self.fetched):
+            self.fetched = max(n, _AFTER_BATCH)
+            self.texts = [_text(t, h) for t, h in
+                          CWALK.texts_after(self.el, _OPAQUE_NAMES, self.fetched)]
+        return self.texts[:n]
+
+
+_AFTER_BATCH = 60
+"""Texts after the headline a first request fetches: the most any reader asks for (the
+printed date's window, ``published._TEXT_WINDOW_AFTER``)."""
+_OPAQUE_NAMES = frozenset(name.encode() for name in _OPAQUE)
+
+
 def _after_headline(c: _Collected, h1: etree._Element, n: int) -> list[_Text]:
     """The first ``n`` texts after the headline, walked once per page for byline and date."""
     if c.after is None:
-        c.after = _Walk(_iter_after(h1))
+        c.after = _Walk(_iter_after(h1)) if CWALK is None else _CompiledWalk(h1)
     return c.after.first(n)
 
 
