@@ -1460,9 +1460,10 @@ def test_compiled_metadata_walk_finds_what_lxml_iter_and_xpath_find(
 
 def test_compiled_following_texts_are_the_xpaths() -> None:
     """``_cwalk.following_texts`` gives what ``following::text()`` gives, blank ones left out
-    and cut at ``n``: from a headline, from deep inside a block, from the last element (none)
-    and from the root, past comments, a processing instruction, whitespace-only and
-    no-break-space texts and script text (the axis reads it; the callers filter)."""
+    and cut at ``n``, with the elements lxml's smart strings name as their parents: from a
+    headline, from deep inside a block, from the last element (none) and from the root, past
+    comments, a processing instruction, whitespace-only and no-break-space texts and script
+    text (the axis reads it; the callers filter)."""
     from itertools import islice
 
     from newscrawl.extraction.compiled import CWALK
@@ -1485,6 +1486,10 @@ def test_compiled_following_texts_are_the_xpaths() -> None:
             want = list(islice((t for t in walk._FOLLOWING_ALL(el)
                                 if t.strip(walk._XPATH_SPACE)), n))
             assert CWALK.following_texts(el, n) == want, (el.tag, n)
+            smart = walk._FOLLOWING_TEXTS(el, n=n)  # getparent(): a tail's element, else parent
+            pairs = CWALK.following_texts(el, n, True)
+            assert [t for t, _ in pairs] == smart == want
+            assert all(h is t.getparent() for (_, h), t in zip(pairs, smart, strict=True))
     h1 = root.find(".//h1")
     assert CWALK.following_texts(h1, 5) == [" tail ", "By ", "Ann", "\u00a0", "var x = 1;"]
     assert CWALK.following_texts(root.find(".//footer/p"), 5) == []

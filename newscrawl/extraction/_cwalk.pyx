@@ -1166,12 +1166,27 @@ cdef inline bint _blank(const_xmlChar* s) noexcept:
     return True
 
 
-def following_texts(el, Py_ssize_t n):
-    """The first ``n`` non-blank text nodes after ``el`` (not inside it) as plain strings, as
-    the XPath ``following::text()`` gives them: ``metadata.walk._following_strings`` without
-    fetching every text to the document's end (libxml2 cannot stop an axis early), which
-    cost ~0.5 ms a page. None for a node this walk does not read as libxml2's axis does."""
+cdef inline xmlNode* _text_owner(xmlNode* c) noexcept:
+    """The element an lxml smart string of the text node ``c`` names as its parent: the
+    nearest node before it that lxml counts as an element (the text is its tail), else the
+    text's parent (lxml's ``_buildElementStringResult``)."""
+    cdef xmlNode* before = c.prev
+    while before is not NULL:
+        if _walked(before):
+            return before
+        before = before.prev
+    return c.parent
+
+
+def following_texts(el, Py_ssize_t n, bint holders=False):
+    """The first ``n`` non-blank text nodes after ``el`` (not inside it), as the XPath
+    ``following::text()[normalize-space()]`` gives them: plain strings, or with ``holders``
+    (text, element) pairs, the element that lxml's smart string would return from
+    ``getparent()``. The XPath cannot stop early (libxml2 evaluates a predicate on every text
+    to the document's end), which cost ~0.5 ms a page. None for a node this walk does not
+    read as libxml2's axis does."""
     cdef xmlNode* c = (<cetree._Element?>el)._c_node
+    cdef cetree._Document doc = cetree.documentOrRaise(el)
     cdef int kind
     texts = []
     if n <= 0:
@@ -1185,7 +1200,10 @@ def following_texts(el, Py_ssize_t n):
         kind = c.type
         if kind == XML_TEXT_NODE or kind == XML_CDATA_SECTION_NODE:
             if c.content is not NULL and not _blank(c.content):
-                texts.append(_utf8(c.content))
+                if holders:
+                    texts.append((_utf8(c.content), cetree.elementFactory(doc, _text_owner(c))))
+                else:
+                    texts.append(_utf8(c.content))
                 if len(texts) == n:
                     return texts
         elif kind != XML_ELEMENT_NODE and kind != 8 and kind != 7:  # comments and PIs

@@ -40,11 +40,11 @@ from newscrawl.extraction.metadata.collect import (
 )
 from newscrawl.extraction.metadata.walk import (
     _BYLINE_TEXTS_BEFORE,
-    _FOLLOWING_TEXTS,
     _SKIP_TEXT_PARENTS,
     _after_headline,
     _before_headline,
     _elements_after,
+    _following_texts,
     _headline,
     _iter_elements_before,
     _outside_article,
@@ -416,7 +416,7 @@ def _far_byline(c: _Collected, h1: etree._Element) -> tuple[str, ...]:
     for m in _LABEL_STARTS.finditer(joined):
         i = joined.count("\0", 0, m.start())
         if len(strings[i]) <= _MAX_BYLINE_TEXT:
-            texts = _FOLLOWING_TEXTS(h1, n=i + _LABEL_LOOKAHEAD)[i:]
+            texts = _following_texts(h1, i + _LABEL_LOOKAHEAD)[i:]
             names = _labelled_byline(texts, near=False)
             tries += 1
             if names or tries >= _LABEL_TRIES:

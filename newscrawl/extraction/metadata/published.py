@@ -28,10 +28,10 @@ from newscrawl.extraction.metadata.collect import (
 from newscrawl.extraction.metadata.walk import (
     _BODY_TEXTS,
     _BYLINE_TEXTS_BEFORE,
-    _FOLLOWING_TEXTS,
     _SKIP_TEXT_PARENTS,
     _after_headline,
     _before_headline,
+    _following_texts,
     _headline,
     _outside_article,
     _strings_down,
@@ -471,7 +471,7 @@ def _far_date(root: etree._Element, c: _Collected, h1: etree._Element | None) ->
         if tries > _FAR_DATE_TRIES:
             return None  # a list of dated items (archives, comments): none is the page's
         if texts is None:
-            texts = (_FOLLOWING_TEXTS(h1, n=len(strings)) if h1 is not None
+            texts = (_following_texts(h1, len(strings)) if h1 is not None
                      else _BODY_TEXTS(root, n=len(strings)))
         if len(texts) <= i:
             return None

@@ -277,6 +277,15 @@ def _following_strings(el: etree._Element, n: int) -> list[str]:
     return list(islice((t for t in _FOLLOWING_ALL(el) if t.strip(_XPATH_SPACE)), n))
 
 
+def _following_texts(el: etree._Element, n: int) -> list:
+    """``_FOLLOWING_TEXTS(el, n=n)``: the first ``n`` non-blank texts after ``el``, each a str
+    whose ``getparent()`` is the element lxml's smart string names (for a tail, the element it
+    follows); in C when the package was built with its compiled walks."""
+    if CWALK is not None and (pairs := CWALK.following_texts(el, n, True)) is not None:
+        return [_text(t, h) for t, h in pairs]
+    return _FOLLOWING_TEXTS(el, n=n)
+
+
 def _outside_article(el: etree._Element, cell: bool, near: bool) -> bool:
     """In a form ("By submitting ...", a review form's "Author" field); unless ``near`` the
     headline, also in comments, navigation or the page's own footer (a footer inside an article
