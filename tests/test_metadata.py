@@ -1538,3 +1538,29 @@ def test_compiled_texts_after_are_iter_afters() -> None:
     got = CWALK.texts_after(head, walk._OPAQUE_NAMES, 20000)
     assert [t for t, _ in got] == [t for t, _ in walk._iter_after(head)]
     assert len(got) == 10000
+
+
+def test_compiled_links_after_are_the_window_s_links() -> None:
+    """``_cwalk.links_after`` gives the hrefs (or "") of the ``<a>`` elements among the first
+    ``limit`` elements ``walk._elements_after`` yields, from any element; and a forum's first
+    poster is still found when the window links a member's profile."""
+    from itertools import islice
+
+    from newscrawl.extraction.compiled import CWALK
+    from newscrawl.extraction.metadata import walk
+
+    if CWALK is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("the C walks were not built: the bench would time the Python loop")
+        pytest.skip("the C walks are not built here")
+    markup = page(body=(
+        "<h1>Parking on Elm Street</h1><div class='post'><a href='memberlist.php?mode=viewprofile"
+        "&amp;u=7'>elmfan</a><span>Posts: 12</span><p>Where do you park?</p></div>"
+        "<div><a>no href</a><p><a href='/x'><b>x</b></a></p></div><a href='/last'>last</a>"))
+    root = parse(markup)
+    for el in root.iter():
+        for limit in (0, 1, 3, 300):
+            want = [e.get("href") or "" for e in islice(walk._elements_after(el), limit)
+                    if e.tag == "a"]
+            assert CWALK.links_after(el, limit) == want, (el.tag, limit)
+    assert meta(markup).authors == ("elmfan",)

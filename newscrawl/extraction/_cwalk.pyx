@@ -1302,3 +1302,52 @@ def texts_after(el, frozenset opaque, Py_ssize_t limit):
             sib = _next_walked(sib.next)
         node = parent
     return out
+
+
+cdef inline xmlNode* _next_element(xmlNode* c) noexcept:
+    while c is not NULL and c.type != XML_ELEMENT_NODE:
+        c = c.next
+    return c
+
+
+def links_after(el, Py_ssize_t limit):
+    """The ``href`` (or "") of each ``<a>`` among the first ``limit`` elements after ``el``
+    in document order (``metadata.walk._elements_after``: its following siblings' subtrees,
+    then its ancestors'), so that a window with no link of interest is passed over without a
+    Python step per element. None for an attribute this walk does not read as lxml does."""
+    cdef xmlNode* node = (<cetree._Element?>el)._c_node
+    cdef xmlNode* top
+    cdef xmlNode* c
+    cdef xmlNode* nxt
+    cdef Py_ssize_t seen = 0
+    hrefs = []
+    try:
+        while node is not NULL and node.type == XML_ELEMENT_NODE:
+            top = node.next
+            while top is not NULL:
+                if top.type == XML_ELEMENT_NODE:
+                    c = top  # its subtree, elements only, in pre-order
+                    while True:
+                        if seen >= limit:
+                            return hrefs
+                        seen += 1
+                        if c.ns is NULL and strcmp(<const char*>c.name, "a") == 0:
+                            href = _attr(c, "href")
+                            hrefs.append(href if href is not None else "")
+                        nxt = _next_element(c.children)
+                        if nxt is not NULL:
+                            c = nxt
+                            continue
+                        while c is not top:
+                            nxt = _next_element(c.next)
+                            if nxt is not NULL:
+                                c = nxt
+                                break
+                            c = c.parent
+                        if c is top:
+                            break
+                top = top.next
+            node = node.parent
+        return hrefs
+    except _Unusual:
+        return None

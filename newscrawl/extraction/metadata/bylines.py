@@ -14,6 +14,7 @@ from itertools import chain, islice
 from lxml import etree
 
 from newscrawl.extraction.meta_jsonld import ARTICLE_TYPES, JsonLd
+from newscrawl.extraction.compiled import CWALK
 from newscrawl.extraction.metadata.authors import (
     AGENCIES,
     AUTHOR_LABEL,
@@ -268,6 +269,9 @@ def _dom_authors(root: etree._Element, c: _Collected) -> tuple[str, ...]:
         return decided("authors.dom.outlet_or_agency", outlet)
     if not on("authors.dom.forum_poster"):
         return ()
+    if h1 is not None and CWALK is not None and not any(
+            _MEMBER_PAGE.search(href) for href in CWALK.links_after(h1, _POSTER_WINDOW)):
+        return ()  # no member's profile linked in the window: the loop below finds none
     return decided("authors.dom.forum_poster", _forum_poster(
         _elements_after(h1) if h1 is not None else root.iter(etree.Element)))
 
@@ -305,6 +309,8 @@ def _forum_poster(elements: Iterator[etree._Element]) -> tuple[str, ...]:
 
 _STARTER_LABEL = re.compile(r"(?i)(?:thread|topic)\s+(?:starter|author)|started\s+by")
 _STARTER_BADGE = re.compile(r"(?i)discussion\s+starter")
+_STARTER_HINT = re.compile(r"(?i)thread|topic|started|discussion")
+"""A word each of the two patterns above needs, under the same case folding."""
 _STARTER_TEXTS = 40
 """How far below a thread's title its starter is looked for (phpBB's author box comes after
 the page's pagination): further down, "Started by" heads the similar threads' lines. The texts
@@ -316,7 +322,10 @@ def _thread_starter(c: _Collected, h1: etree._Element) -> tuple[str, ...]:
     the name (XenForo), "Topic author" (phpBB), "Started by" (vBulletin), or a "Discussion
     starter" badge after it. The bylines nearest the title can be replies' (their posts mark
     the writer with microdata or classes the opening post lacks)."""
-    texts = [t.strip() for t in _after_headline(c, h1, _STARTER_TEXTS)]
+    after = _after_headline(c, h1, _STARTER_TEXTS)
+    if not _STARTER_HINT.search("\0".join(after)):  # one search, not three a text
+        return ()
+    texts = [t.strip() for t in after]
     for i, text in enumerate(texts):
         if m := _STARTER_LABEL.fullmatch(text.rstrip(":： ")):
             name = texts[i + 1] if i + 1 < len(texts) else ""
