@@ -13,8 +13,8 @@ from itertools import chain, islice
 
 from lxml import etree
 
-from newscrawl.extraction.meta_jsonld import ARTICLE_TYPES, JsonLd
 from newscrawl.extraction.compiled import CWALK
+from newscrawl.extraction.meta_jsonld import ARTICLE_TYPES, JsonLd
 from newscrawl.extraction.metadata.authors import (
     AGENCIES,
     AUTHOR_LABEL,
