@@ -7,6 +7,7 @@ import os
 import re
 from datetime import UTC, datetime
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -1421,6 +1422,18 @@ def test_a_page_of_thousands_of_author_metas_gives_the_first_hundred() -> None:
     assert authors == tuple(names[:MAX_AUTHOR_VALUES])
 
 
+def compiled_walks(python_path: str) -> ModuleType:
+    """The compiled walks, which CI builds (their absence there fails: the bench would time
+    ``python_path`` instead); elsewhere a test of them skips without them."""
+    from newscrawl.extraction.compiled import CWALK
+
+    if CWALK is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"the C walks were not built: the bench would time {python_path}")
+        pytest.skip("the C walks are not built here")
+    return CWALK
+
+
 def test_compiled_metadata_walk_finds_what_lxml_iter_and_xpath_find(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """``_cwalk.metadata_elements`` gives ``_collect`` the elements ``iter(*tags)`` and the
@@ -1428,13 +1441,9 @@ def test_compiled_metadata_walk_finds_what_lxml_iter_and_xpath_find(
     entity reference, tags that only resemble the wanted ones, ``<meta itemprop>`` (in both
     lists), nested properties and an itemprop attribute on the root; and the metadata read
     both ways is the same."""
-    from newscrawl.extraction.compiled import CWALK
     from newscrawl.extraction.metadata import collect
 
-    if CWALK is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("the C walks were not built: the bench would time the XPath")
-        pytest.skip("the C walks are not built here")
+    CWALK = compiled_walks("the XPath")
     markup = (
         '<!DOCTYPE html><html itemprop="x"><head><!-- a <meta> in a comment -->'
         '<?php echo 1; ?><title>Quay &amp; wall</title><meta name="description" content="d">'
@@ -1466,15 +1475,11 @@ def test_compiled_following_texts_are_the_xpaths() -> None:
     text (the axis reads it; the callers filter)."""
     from itertools import islice
 
-    from newscrawl.extraction.compiled import CWALK
-    from newscrawl.extraction.metadata import walk
-
-    if CWALK is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("the C walks were not built: the bench would time the XPath")
-        pytest.skip("the C walks are not built here")
     from lxml import etree
 
+    from newscrawl.extraction.metadata import walk
+
+    CWALK = compiled_walks("the XPath")
     root = etree.fromstring(  # lxml's own parser: newscrawl's drops comments and PIs
         "<html><body><div><h1>Head <b>line</b></h1> tail <!-- note --> <?pi x?>"
         "<p>By <a href='/a'>Ann</a>\n\t</p><p>\u00a0</p><script>var x = 1;</script>"
@@ -1505,13 +1510,9 @@ def test_compiled_texts_after_are_iter_afters() -> None:
 
     from lxml import etree
 
-    from newscrawl.extraction.compiled import CWALK
     from newscrawl.extraction.metadata import walk
 
-    if CWALK is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("the C walks were not built: the bench would time lxml's iterwalk")
-        pytest.skip("the C walks are not built here")
+    CWALK = compiled_walks("lxml's iterwalk")
     markup = (
         "<html><body><div><h1>Head <b>line</b> end</h1> tail <!-- note --> after note"
         "<?pi x?> after pi<p>By <a href='/a'>Ann</a>\n\t and Bo</p><p>\u00a0</p>"
@@ -1546,13 +1547,9 @@ def test_compiled_links_after_are_the_window_s_links() -> None:
     poster is still found when the window links a member's profile."""
     from itertools import islice
 
-    from newscrawl.extraction.compiled import CWALK
     from newscrawl.extraction.metadata import walk
 
-    if CWALK is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("the C walks were not built: the bench would time the Python loop")
-        pytest.skip("the C walks are not built here")
+    CWALK = compiled_walks("the Python loop")
     markup = page(body=(
         "<h1>Parking on Elm Street</h1><div class='post'><a href='memberlist.php?mode=viewprofile"
         "&amp;u=7'>elmfan</a><span>Posts: 12</span><p>Where do you park?</p></div>"
