@@ -6,8 +6,8 @@ Each tree is padded to a complete binary tree of the forest's depth (a leaf abov
 level becomes a subtree whose leaves all hold its value), so a row's walk is a fixed number of
 steps with no branch on the tree's shape: step ``i -> 2i + 1 + right``. Eight rows walk each
 tree together, so the CPU overlaps their loads instead of waiting on one row's chain.
-XGBoost's predictor walks one row at a time and stops at each leaf, and on one page's rows the
-branch on every split's outcome was most of its cost.
+XGBoost's predictor walks one row at a time to its leaf; on the shipped stage 1 over a WCXB
+page's rows this took 0.31 ms where XGBoost took 1.00 (median, 2026-12-03).
 
 The sums run tree by tree in float32 from the base margin, in XGBoost's order, and the
 sigmoid is XGBoost's (``common::Sigmoid``): ``model.forest_predictor`` builds the arrays and
@@ -20,8 +20,10 @@ from libc.math cimport expf, logf
 import numpy as np
 
 cdef enum:
-    ROWS_TOGETHER = 8  # rows walking a tree together: 4 ran at 0.72 of 1 row's time, 8 at 0.50, 16 the same
-    ROW_BLOCK = 64  # rows that walk every tree before the next block starts: the block's rows stay in cache
+    # Rows walking a tree together: 4 took 0.68 of one row's time, 8 took 0.49, 16 no less.
+    ROWS_TOGETHER = 8
+    # Rows that walk every tree before the next block starts: they stay in cache meanwhile.
+    ROW_BLOCK = 64
 
 
 cdef class Forest:
