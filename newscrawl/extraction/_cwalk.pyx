@@ -955,8 +955,8 @@ def context_columns(const float[::1] proba, const double[::1] weight,
     for i in range(n_el):
         if end[i] < i or end[i] > n_el or parent[i] >= n_el:
             raise ValueError("context_columns: a subtree outside the tree")
-    doubles = np.zeros((14, n + 1), np.float64)
-    per_element = np.zeros((10, n_el + 1), np.float64)
+    doubles = np.zeros((7, n + 1), np.float64)
+    per_element = np.zeros((9, n_el + 1), np.float64)
     counts = np.zeros(n_el, np.int64)
     cdef double[:, ::1] d = doubles
     cdef double[:, ::1] e = per_element
@@ -976,7 +976,7 @@ def context_columns(const float[::1] proba, const double[::1] weight,
     cdef double* sub_wp = &e[5, 0]
     cdef double* sub_kept = &e[6, 0]
     cdef double* sub_sure = &e[7, 0]
-    cdef double* prefix = &e[8, 0]   # n_el + 1 long: rows 8 and 9 give it the room
+    cdef double* prefix = &e[8, 0]   # n_el + 1 long, as every row
     ranked_a = np.empty(n * sizeof(Ranked), np.uint8)
     cdef unsigned char[::1] ranked_buffer = ranked_a
     cdef Ranked* ranked = <Ranked*>&ranked_buffer[0]

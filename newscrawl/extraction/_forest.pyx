@@ -14,7 +14,6 @@ sigmoid is XGBoost's (``common::Sigmoid``): ``model.forest_predictor`` builds th
 checks the outputs against XGBoost's bit for bit before it uses them.
 """
 
-cimport cython
 from libc.math cimport expf, logf
 
 import numpy as np

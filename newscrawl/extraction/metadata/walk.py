@@ -121,7 +121,7 @@ class _CompiledWalk(_Walk):
         self.el, self.fetched = el, 0
 
     def first(self, n: int) -> list[_Text]:
-        if n > self.fetched and (self.fetched == 0 or len(self.texts) == self.fetched):
+        if n > self.fetched and len(self.texts) == self.fetched:  # else the walk ran out
             self.fetched = max(n, _AFTER_BATCH)
             self.texts = [_text(t, h) for t, h in
                           CWALK.texts_after(self.el, _OPAQUE_NAMES, self.fetched)]
