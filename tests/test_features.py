@@ -545,3 +545,51 @@ def test_the_c_character_counts_are_the_python_counts() -> None:
     expected_counts, expected_last = F._char_counts(texts)
     assert counts.dtype == expected_counts.dtype and last.dtype == expected_last.dtype
     assert np.array_equal(counts, expected_counts) and np.array_equal(last, expected_last)
+
+
+def test_the_c_node_columns_are_numpys_to_the_bit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``_cwalk.node_columns`` must give ``_computed_columns``' float32 values exactly (the node
+    model learnt them): the tricky pages and fixtures, a control's block, links around blocks,
+    text deeper than the ancestor cap under class words, Chinese and Japanese prose, and a tree
+    past the size where NumPy counts same-tag siblings by sorting."""
+    from newscrawl.extraction.compiled import CWALK
+
+    if CWALK is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("the C walk was not built: the bench would time NumPy's columns")
+        pytest.skip("the C walk is not built here")
+    pages = list(TRICKY_PAGES)
+    for fixture in sorted((Path(__file__).parent / "fixtures" / "pages").glob("*/page.html")):
+        pages.append(fixture.read_bytes().decode("utf-8", "replace"))
+    pages += [
+        "<html><body><div class='newsletter'><p>Sign up for the morning briefing, free.</p>"
+        "<form><input name='email'><button>Go</button></form></div><article class='story'>"
+        "<h1>Storm closes the harbour</h1><p>The harbour closed at noon: waves broke over "
+        "the wall.</p><a href='/x'><div><h3>Next story</h3><p>A card's summary.</p></div></a>"
+        "<ul><li>one</li><li>two <b>bold</b> tail</li></ul></article></body></html>",
+        "<html><body>" + "<div class='article-body content'>" * 45 + "<p>深く、深く。</p>"
+        + "</div>" * 45 + "<p>台风过境，港口关闭。居民撤离。</p><nav>" + " ".join(
+            f"<a href='/{k}'>menu {k}</a>" for k in range(40)) + "</nav></body></html>",
+        "<html><body>" + "".join(f"<div><p>p{k}: word, word. <i>i</i> tail</p></div>"
+                                 for k in range(12_500)) + "</body></html>",
+    ]
+    real = CWALK
+
+    class NumpyColumns:
+        def __getattr__(self, name: str):
+            return getattr(real, name)
+
+        def node_columns(self, *args):
+            return F._computed_columns(*args[:12])
+
+    for html in pages:
+        compiled = page_nodes(html, "https://harbour.example/news/storm").table
+        monkeypatch.setattr(F, "CWALK", NumpyColumns())
+        expected = page_nodes(html, "https://harbour.example/news/storm").table
+        monkeypatch.undo()
+        if not len(expected):
+            continue
+        assert np.array_equal(compiled.X.view(np.uint32), expected.X.view(np.uint32))
+        assert np.array_equal(compiled.container, expected.container)
+        assert np.array_equal(compiled.linked, expected.linked)
+    assert (len(compiled.parent) + 1) * len(F.TAGS) > F._BINCOUNT_MAX

@@ -12,7 +12,7 @@ reference, an attribute holding one) gives None, and the Python walk reads that 
 cimport cython
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.stdlib cimport free, malloc, realloc
-from libc.math cimport INFINITY, log1p
+from libc.math cimport INFINITY, log, log1p, log10
 from libc.string cimport memset, strchr, strcmp, strlen, strstr
 
 cimport lxml.includes.etreepublic as cetree
@@ -1155,6 +1155,262 @@ def context_columns(const float[::1] proba, const double[::1] weight,
                                       <double>(depth[a] - depth[chain[chain_n - 1 - k]]))
                 X[i, c + 2] = <float>(sub_w[core] / total_w)
                 X[i, c + 3] = <float>value
+
+
+cdef enum:  # the order of features._C_COLUMNS
+    K_CHARS, K_SPACE_RATIO, K_LETTER_RATIO, K_UPPER_RATIO, K_CJK_RATIO, K_DIGIT_RATIO,
+    K_PUNCT_RATIO, K_SYMBOL_RATIO, K_STOPS, K_STOPS_PER_100, K_ENDS_WITH_STOP,
+    K_ENDS_WITH_COLON, K_IS_TAIL, K_CASED_RUN, K_IS_ONLY_TEXT, K_DEPTH, K_REL_DEPTH, K_TAG,
+    K_PARENT_TAG, K_GRAND_TAG, K_SAME_TAG_SIBLINGS, K_SIBLINGS, K_CHILDREN,
+    K_OWNER_TEXT_NODES, K_IS_HEADING, K_RANK, K_CHARS_BEFORE, K_DENSITY, K_NEIGHBOURS,
+    K_ANCESTORS, K_IN_BEST_BLOCK, K_BEST_BLOCK_SHARE, K_PAGE_CHARS, K_PAGE_NODES,
+    K_CHARS_REL_MAX, K_CONT_REL_MAX, K_COLUMNS
+
+cdef enum:  # features' character classes
+    CC_OTHER, CC_SPACE, CC_LOWER, CC_UPPER, CC_LETTER, CC_DIGIT, CC_STOP, CC_PUNCT, CC_SYMBOL,
+    CC_CLASSES
+
+
+cdef inline double _at_least(double x, double floor) noexcept nogil:
+    """``np.maximum(x, floor)`` and ``max(x, floor)`` for the counts here (never NaN)."""
+    return x if not (floor > x) else floor
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+@cython.cdivision(True)
+def node_columns(const double[:, ::1] counts, const long long[::1] last_cp,
+                 const unsigned char[::1] tails, const long long[::1] owner,
+                 const long long[:, ::1] link_rows, const long long[::1] tag_code,
+                 const long long[::1] parent, const long long[::1] depth,
+                 const long long[::1] end, const long long[::1] cont,
+                 const long long[::1] masks, float[:, ::1] X, const long long[::1] cols,
+                 const unsigned char[::1] class_of, const unsigned char[::1] is_heading,
+                 long long p_code, long long body_code, long long control_bit,
+                 Py_ssize_t groups, long long no_ancestor):
+    """``features._computed_columns`` in C: the same float32 values into ``X`` (logs from
+    libm, which NumPy's SIMD logs match after the float32 cast), and the same three arrays
+    back. ~100 NumPy calls on a page's few hundred rows cost ~1 ms."""
+    cdef Py_ssize_t n = owner.shape[0], n_el = tag_code.shape[0], n_tags = is_heading.shape[0]
+    cdef Py_ssize_t i, j, k, g, o, po, gpo, c, at, best, lanes = groups + 1
+    if (counts.shape[0] != n or counts.shape[1] != CC_CLASSES or last_cp.shape[0] != n
+            or tails.shape[0] != n or X.shape[0] != n or cols.shape[0] != K_COLUMNS
+            or parent.shape[0] != n_el or depth.shape[0] != n_el or end.shape[0] != n_el
+            or cont.shape[0] != n_el or masks.shape[0] != n_el or link_rows.shape[1] != 3):
+        raise ValueError("node_columns: arrays of mismatched lengths")
+    if n == 0 or n_el == 0:
+        raise ValueError("node_columns: a page without text nodes or elements")
+    if n_tags > 64 or lanes > 63 or no_ancestor < 1 or no_ancestor > 255:
+        raise ValueError("node_columns: more tags or groups than it counts")
+    for k in range(K_COLUMNS):
+        if cols[k] < 0 or cols[k] >= X.shape[1]:
+            raise ValueError("node_columns: a column outside X")
+    if (cols[K_DENSITY] + 48 > X.shape[1] or cols[K_NEIGHBOURS] + 16 > X.shape[1]
+            or cols[K_ANCESTORS] + groups > X.shape[1]):
+        raise ValueError("node_columns: a block of columns outside X")
+    for i in range(n_el):
+        if (parent[i] >= i or parent[i] < (-1 if i == 0 else 0) or end[i] <= i
+                or end[i] > n_el or cont[i] < 0 or cont[i] >= n_el or tag_code[i] < 0
+                or tag_code[i] >= n_tags or depth[i] < 0):
+            raise ValueError("node_columns: not a pre-order tree")
+    for i in range(n):
+        if owner[i] < 0 or owner[i] >= n_el or last_cp[i] < 0 or last_cp[i] >= class_of.shape[0]:
+            raise ValueError("node_columns: a node outside the tree")
+    for j in range(link_rows.shape[0]):
+        if link_rows[j, 0] < 0 or link_rows[j, 0] >= n_el:
+            raise ValueError("node_columns: a link count outside the tree")
+
+    chars_a = np.empty(n, np.float64)
+    co_a = np.empty(n, np.int64)
+    linked_a = np.empty(n, np.float32)
+    cdef double[::1] chars = chars_a
+    cdef long long[::1] co = co_a
+    cdef float[::1] linked = linked_a
+    # per element: own chars, punctuation, nodes, link chars, link count, <p>; then the
+    # subtree sums of each (prefix sums over the pre-order); then ds and dt
+    sums_a = np.zeros((14, n_el + 1), np.float64)
+    cdef double[:, ::1] e = sums_a
+    density_a = np.empty((n_el, 12), np.float32)
+    cdef float[:, ::1] dens = density_a
+    shape_a = np.zeros((3, n_el), np.int64)  # same-tag siblings, children, control held
+    cdef long long[:, ::1] shape = shape_a
+    dist_a = np.empty((n_el, lanes), np.uint8)
+    cdef unsigned char[:, ::1] dist = dist_a
+    cdef double length, safe, letters, punct, total_chars, plain, dt, dp, ds, ds_max, value
+    cdef double max_chars = 0.0, max_cont = 0.0, before = 0.0, max_depth = 1.0
+    cdef long long tag_count[64]
+    cdef long long mask, up
+
+    with nogil:
+        # the text's own columns
+        for i in range(n):
+            length = 0.0
+            for k in range(CC_CLASSES):
+                length = length + counts[i, k]
+            chars[i] = length - counts[i, CC_SPACE]
+            safe = _at_least(chars[i], 1.0)
+            letters = counts[i, CC_LOWER] + counts[i, CC_UPPER] + counts[i, CC_LETTER]
+            punct = counts[i, CC_STOP] + counts[i, CC_PUNCT]
+            X[i, cols[K_CHARS]] = <float>log1p(chars[i])
+            X[i, cols[K_SPACE_RATIO]] = <float>(counts[i, CC_SPACE] / _at_least(length, 1.0))
+            X[i, cols[K_LETTER_RATIO]] = <float>(letters / safe)
+            X[i, cols[K_UPPER_RATIO]] = <float>(counts[i, CC_UPPER] / _at_least(letters, 1.0))
+            X[i, cols[K_CJK_RATIO]] = <float>(counts[i, CC_LETTER] / safe)
+            X[i, cols[K_DIGIT_RATIO]] = <float>(counts[i, CC_DIGIT] / safe)
+            X[i, cols[K_PUNCT_RATIO]] = <float>(punct / safe)
+            X[i, cols[K_SYMBOL_RATIO]] = <float>(counts[i, CC_SYMBOL] / safe)
+            X[i, cols[K_STOPS]] = <float>log1p(counts[i, CC_STOP])
+            X[i, cols[K_STOPS_PER_100]] = <float>(100.0 * counts[i, CC_STOP] / safe)
+            X[i, cols[K_ENDS_WITH_STOP]] = 1.0 if class_of[last_cp[i]] == CC_STOP else 0.0
+            X[i, cols[K_ENDS_WITH_COLON]] = (
+                1.0 if last_cp[i] == 0x3A or last_cp[i] == 0xFF1A else 0.0)
+            X[i, cols[K_IS_TAIL]] = 1.0 if tails[i] else 0.0
+            X[i, cols[K_CASED_RUN]] = <float>log1p(
+                (counts[i, CC_LOWER] + counts[i, CC_UPPER] + counts[i, CC_DIGIT])
+                / (counts[i, CC_SPACE] + 1.0))
+            o = owner[i]
+            e[0, o] += chars[i]
+            e[1, o] += punct
+            e[2, o] += 1.0
+            if chars[i] > max_chars:
+                max_chars = chars[i]
+        for j in range(link_rows.shape[0]):
+            e[3, link_rows[j, 0]] = <double>link_rows[j, 1]
+            e[4, link_rows[j, 0]] = <double>link_rows[j, 2]
+        for i in range(n_el):
+            e[5, i] = 1.0 if tag_code[i] == p_code else 0.0
+            if <double>depth[i] > max_depth:
+                max_depth = <double>depth[i]
+        # subtree sums: integer-valued doubles, exact in any order
+        for k in range(6):
+            value = 0.0
+            for i in range(n_el):  # e[6 + k] first holds the prefix sums, shifted by one
+                e[6 + k, i] = value
+                value = value + e[k, i]
+            e[6 + k, n_el] = value
+            for i in range(n_el):
+                e[6 + k, i] = e[6 + k, end[i]] - e[6 + k, i]
+        # sub_chars 6, sub_link 9 (at most sub_chars), sub_links 10, sub_punct 7,
+        # sub_nodes 8, sub_p 11 (less the element's own <p>)
+        total_chars = _at_least(e[6, 0], 1.0)
+        best = 0
+        ds_max = -INFINITY
+        for i in range(n_el):
+            if e[9, i] > e[6, i]:
+                e[9, i] = e[6, i]
+            e[11, i] = e[11, i] - e[5, i]
+            plain = _at_least(e[6, i] - e[9, i], 0.0)
+            dt = plain / _at_least(<double>(end[i] - i - 1) + 1.0 - e[10, i], 1.0)
+            dp = plain / (e[7, i] + 1.0)
+            ds = dt * log10(e[11, i] + 2.0) * log(_at_least(dp, 1.0))
+            e[12, i] = ds
+            e[13, i] = dt
+            value = -1.0 if tag_code[i] == body_code else ds
+            if value > ds_max:  # the first of the largest, as np.argmax
+                ds_max = value
+                best = i
+        ds_max = _at_least(e[12, best], 1e-6)
+        for i in range(n_el):
+            dens[i, 0] = <float>(e[9, i] / _at_least(e[6, i], 1.0))
+            dens[i, 1] = <float>log1p(e[10, i])
+            dens[i, 2] = <float>(e[6, i] / total_chars)
+            dens[i, 3] = <float>log1p(e[6, i])
+            dens[i, 4] = <float>log1p(e[8, i])
+            dens[i, 5] = <float>log1p(e[6, i] / _at_least(e[8, i], 1.0))
+            dens[i, 6] = <float>log1p(e[11, i])
+            dens[i, 7] = <float>log1p(<double>(end[i] - i - 1))
+            dens[i, 8] = <float>(e[7, i] / _at_least(e[6, i], 1.0))
+            dens[i, 9] = <float>log1p(e[13, i])
+            dens[i, 10] = <float>log1p(e[12, i])
+            dens[i, 11] = <float>(e[12, i] / ds_max)
+        # same-tag siblings and children: each element's children, first child to next
+        for i in range(n_tags):
+            tag_count[i] = 0
+        for i in range(n_el):
+            c = i + 1
+            while c < end[i]:
+                tag_count[tag_code[c]] += 1
+                shape[1, i] += 1
+                c = end[c]
+            c = i + 1
+            while c < end[i]:
+                shape[0, c] = tag_count[tag_code[c]] - 1
+                c = end[c]
+            c = i + 1
+            while c < end[i]:
+                tag_count[tag_code[c]] = 0
+                c = end[c]
+        # a control's block marks every element holding it, then each element's distance
+        # to the nearest element carrying each group (itself included), top down
+        for i in range(n_el - 1, -1, -1):
+            if masks[i] & control_bit:
+                shape[2, i] = 1
+            if shape[2, i] and i > 0:
+                shape[2, parent[i]] = 1
+        for i in range(n_el):
+            mask = masks[i] | (control_bit if shape[2, i] else 0)
+            for g in range(lanes):
+                if (mask >> g) & 1:
+                    dist[i, g] = 0
+                elif i == 0:
+                    dist[i, g] = <unsigned char>no_ancestor
+                else:
+                    up = dist[parent[i], g] + 1
+                    dist[i, g] = <unsigned char>(up if up < no_ancestor else no_ancestor)
+        # each node's element, parent, grandparent and container
+        for i in range(n):
+            o = owner[i]
+            po = parent[o] if parent[o] > 0 else 0
+            gpo = parent[po] if parent[po] > 0 else 0
+            co[i] = cont[po] if cont[o] == o else cont[o]
+            X[i, cols[K_IS_ONLY_TEXT]] = 1.0 if e[2, o] == e[8, o] else 0.0
+            X[i, cols[K_DEPTH]] = <float>depth[o]
+            X[i, cols[K_REL_DEPTH]] = <float>(<double>depth[o] / max_depth)
+            X[i, cols[K_TAG]] = <float>tag_code[o]
+            X[i, cols[K_PARENT_TAG]] = <float>tag_code[po]
+            X[i, cols[K_GRAND_TAG]] = <float>tag_code[gpo]
+            X[i, cols[K_SAME_TAG_SIBLINGS]] = <float>log1p(<double>shape[0, o])
+            X[i, cols[K_SIBLINGS]] = <float>log1p(
+                <double>(shape[1, parent[o] if parent[o] > 0 else 0] - 1))
+            X[i, cols[K_CHILDREN]] = <float>log1p(<double>shape[1, o])
+            X[i, cols[K_OWNER_TEXT_NODES]] = <float>log1p(e[2, o])
+            X[i, cols[K_IS_HEADING]] = 1.0 if is_heading[tag_code[o]] else 0.0
+            X[i, cols[K_RANK]] = <float>(<double>i / <double>n)
+            before = before + chars[i]
+            X[i, cols[K_CHARS_BEFORE]] = <float>((before - chars[i]) / total_chars)
+            c = cols[K_DENSITY]
+            for k in range(12):
+                X[i, c + k] = dens[o, k]
+                X[i, c + 12 + k] = dens[po, k]
+                X[i, c + 24 + k] = dens[gpo, k]
+                X[i, c + 36 + k] = dens[co[i], k]
+            c = cols[K_ANCESTORS]
+            for g in range(groups):
+                X[i, c + g] = <float>dist[o, g]
+            linked[i] = <float>dist[o, groups]
+            X[i, cols[K_IN_BEST_BLOCK]] = 1.0 if o >= best and o < end[best] else 0.0
+            X[i, cols[K_BEST_BLOCK_SHARE]] = <float>(e[6, best] / total_chars)
+            X[i, cols[K_PAGE_CHARS]] = <float>log1p(total_chars)
+            X[i, cols[K_PAGE_NODES]] = <float>log1p(<double>n)
+            if e[6, co[i]] > max_cont:
+                max_cont = e[6, co[i]]
+        # neighbours in reading order: prev1, prev2, next1, next2, each chars, link
+        # density, punctuation ratio and same container; -1 (and not the same) past an end
+        for i in range(n):
+            X[i, cols[K_CHARS_REL_MAX]] = <float>(chars[i] / _at_least(max_chars, 1.0))
+            X[i, cols[K_CONT_REL_MAX]] = <float>(e[6, co[i]] / _at_least(max_cont, 1.0))
+            for k in range(4):
+                at = i - 1 - k if k < 2 else i + k - 1
+                c = cols[K_NEIGHBOURS] + 4 * k
+                if at < 0 or at >= n:
+                    X[i, c] = X[i, c + 1] = X[i, c + 2] = -1.0
+                    X[i, c + 3] = 0.0
+                else:
+                    X[i, c] = X[at, cols[K_CHARS]]
+                    X[i, c + 1] = X[at, cols[K_DENSITY]]
+                    X[i, c + 2] = X[at, cols[K_PUNCT_RATIO]]
+                    X[i, c + 3] = 1.0 if co[i] == co[at] else 0.0
+    return chars_a, co_a, linked_a
 
 
 cdef inline bint _blank(const_xmlChar* s) noexcept:

@@ -177,6 +177,18 @@ def _names() -> tuple[str, ...]:
 FEATURE_NAMES: tuple[str, ...] = _names()
 _COL = {name: j for j, name in enumerate(FEATURE_NAMES)}
 _DENSITY_COLS = 12  # per level: link_density ... ds_rel, adjacent in FEATURE_NAMES
+_C_COLUMNS = np.array([_COL[name] for name in (
+    "chars", "space_ratio", "letter_ratio", "upper_ratio", "cjk_ratio", "digit_ratio",
+    "punct_ratio", "symbol_ratio", "stops", "stops_per_100", "ends_with_stop", "ends_with_colon",
+    "is_tail", "cased_run", "is_only_text", "depth", "rel_depth", "tag", "parent_tag",
+    "grand_tag", "same_tag_siblings", "siblings", "children", "owner_text_nodes", "is_heading",
+    "rank", "chars_before", "own_link_density", "prev1_chars", f"anc_{GROUPS[0]}",
+    "in_best_block", "best_block_share", "page_chars", "page_nodes", "chars_rel_max",
+    "cont_rel_max")], dtype=np.int64)
+"""Where ``_cwalk.node_columns`` writes, in its order; of a block (the 48 density columns, the
+16 neighbour columns, the groups' distances) the first, the rest following as ``_names`` lays
+them out."""
+_IS_HEADING_CODE = _IS_HEADING.astype(np.uint8)
 _ARTICLE_TYPES = ("article", "posting", "report", "blog", "review", "recipe", "howto", "qapage")
 
 
@@ -484,36 +496,16 @@ class TooManyNodes(ValueError):
     """A page with more text nodes than the caller allows; raised before the arrays are built."""
 
 
-def node_features(root: etree._Element, links: dict, meta: Metadata | None = None,
-                  max_nodes: int | None = None, url: str | None = None) -> NodeTable:
-    """Walk the cleaned tree once and compute every text node's row of ``FEATURE_NAMES``.
-
-    ``links`` maps block elements to (link characters, link count), as counted by ``clean``
-    before the links were unwrapped; ``url`` is the page's address.
-    """
-    meta = meta or Metadata()
-    (tag_code, parent, depth, end, masks, texts, owner, tails, cont, link_at, keyed,
-     keys) = _tree_walk(root, links)
-    n = len(texts)
-    if max_nodes is not None and n > max_nodes:
-        raise TooManyNodes(f"{n} text nodes, more than {max_nodes}")
-    n_el = len(tag_code)
-    X = np.zeros((n, len(FEATURE_NAMES)), dtype=np.float32)
-    X[:, _COL["site_recurrence"]: _COL["site_pages"] + 1] = np.nan  # until ``site`` fills them
-    if n == 0:
-        empty = np.zeros(0, dtype=np.int64)
-        return NodeTable(texts, X, empty, empty, empty, empty, empty, empty, [], empty,
-                         np.zeros(0, dtype=np.float32), np.zeros(0, dtype=bool))
-
-    tag_code_a = np.asarray(tag_code, dtype=np.int64)
-    parent_a = np.asarray(parent, dtype=np.int64)
-    depth_a = np.asarray(depth, dtype=np.int64)
-    end_a = np.asarray(end, dtype=np.int64)
+def _computed_columns(counts: np.ndarray, last_cp: np.ndarray, tails: np.ndarray,
+                      owner_a: np.ndarray, link_rows: np.ndarray, tag_code_a: np.ndarray,
+                      parent_a: np.ndarray, depth_a: np.ndarray, end_a: np.ndarray,
+                      cont: np.ndarray, mask_a: np.ndarray, X: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The columns of ``X`` that need only the walk's arrays and the character counts, with
+    NumPy (``_cwalk.node_columns`` in C); returns each node's characters, container and
+    ``NodeTable.linked``."""
+    n, n_el = len(owner_a), len(tag_code_a)
     idx_el = np.arange(n_el)
-    owner_a = np.asarray(owner, dtype=np.int64)
-
-    counts, last_cp = (CWALK.char_counts(texts, _CLASS_OF, N_CLASSES) if CWALK is not None
-                       else _char_counts(texts))
     lengths = counts.sum(axis=1)
     length = lengths.astype(np.float64)
     chars = length - counts[:, C_SPACE]
@@ -535,7 +527,7 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     X[:, col["stops_per_100"]] = 100.0 * counts[:, C_STOP] / safe
     X[:, col["ends_with_stop"]] = last_cls == C_STOP
     X[:, col["ends_with_colon"]] = (last_cp == ord(":")) | (last_cp == 0xFF1A)
-    X[:, col["is_tail"]] = np.asarray(tails, dtype=np.float32)
+    X[:, col["is_tail"]] = tails
     # Cased letters and digits per space: about 6 in prose of any spaced script, hundreds in
     # tokens, hashes and base64 left in the page; scripts without spaces (CJK, Thai) have
     # no cased letters, so they stay near 0 rather than looking like junk.
@@ -550,10 +542,8 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     own_nodes = np.bincount(owner_a, minlength=n_el).astype(np.float64)
     own_link_chars = np.zeros(n_el)
     own_link_count = np.zeros(n_el)
-    if link_at:
-        v = np.fromiter(chain.from_iterable(link_at), np.int64, 3 * len(link_at)).reshape(-1, 3)
-        own_link_chars[v[:, 0]] = v[:, 1]
-        own_link_count[v[:, 0]] = v[:, 2]
+    own_link_chars[link_rows[:, 0]] = link_rows[:, 1]
+    own_link_count[link_rows[:, 0]] = link_rows[:, 2]
     is_p = (tag_code_a == _TAG_CODE["p"]).astype(np.float64)
     sub_chars = subtree(own_chars)
     sub_link = np.minimum(subtree(own_link_chars), sub_chars)
@@ -573,7 +563,6 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     ds_max = max(ds[best], 1e-6)
 
     # Same-tag siblings and child counts, per element.
-    cont = np.asarray(cont, dtype=np.int64)
     key = parent_a * len(TAGS) + tag_code_a
     if (n_el + 1) * len(TAGS) <= _BINCOUNT_MAX:  # a direct count; np.unique sorts
         key += len(TAGS)  # the root's parent is -1
@@ -634,7 +623,6 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
 
     # A control's block marks every element holding it: the distance is to the smallest
     # subtree with a control anywhere in it (a sign-up box's text sits beside its form).
-    mask_a = np.asarray(masks, dtype=np.int64)
     held = (mask_a & _GROUP_BIT["control"]) != 0
     if held.any():
         mask_a[subtree_sums(held.astype(np.float64), end_a) > 0] |= _GROUP_BIT["control"]
@@ -643,11 +631,54 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     X[:, first:first + len(GROUPS)] = dist[:, :len(GROUPS)]
 
     # Page-level hints.
-    in_best = (o >= best) & (o < end_a[best])
-    X[:, col["in_best_block"]] = in_best
+    X[:, col["in_best_block"]] = (o >= best) & (o < end_a[best])
     X[:, col["best_block_share"]] = sub_chars[best] / total_chars
     X[:, col["page_chars"]] = np.log1p(total_chars)
     X[:, col["page_nodes"]] = np.log1p(n)
+    X[:, col["chars_rel_max"]] = chars / max(chars.max(), 1.0)
+    cont_chars = sub_chars[co]
+    X[:, col["cont_rel_max"]] = cont_chars / max(cont_chars.max(), 1.0)
+    return chars, co, dist[:, len(GROUPS)].astype(np.float32)
+
+
+def node_features(root: etree._Element, links: dict, meta: Metadata | None = None,
+                  max_nodes: int | None = None, url: str | None = None) -> NodeTable:
+    """Walk the cleaned tree once and compute every text node's row of ``FEATURE_NAMES``.
+
+    ``links`` maps block elements to (link characters, link count), as counted by ``clean``
+    before the links were unwrapped; ``url`` is the page's address.
+    """
+    meta = meta or Metadata()
+    (tag_code, parent, depth, end, masks, texts, owner, tails, cont, link_at, keyed,
+     keys) = _tree_walk(root, links)
+    n = len(texts)
+    if max_nodes is not None and n > max_nodes:
+        raise TooManyNodes(f"{n} text nodes, more than {max_nodes}")
+    X = np.zeros((n, len(FEATURE_NAMES)), dtype=np.float32)
+    X[:, _COL["site_recurrence"]: _COL["site_pages"] + 1] = np.nan  # until ``site`` fills them
+    if n == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return NodeTable(texts, X, empty, empty, empty, empty, empty, empty, [], empty,
+                         np.zeros(0, dtype=np.float32), np.zeros(0, dtype=bool))
+
+    tree = (np.asarray(tag_code, dtype=np.int64), np.asarray(parent, dtype=np.int64),
+            np.asarray(depth, dtype=np.int64), np.asarray(end, dtype=np.int64),
+            np.asarray(cont, dtype=np.int64), np.array(masks, dtype=np.int64))
+    owner_a = np.asarray(owner, dtype=np.int64)
+    counts, last_cp = (CWALK.char_counts(texts, _CLASS_OF, N_CLASSES) if CWALK is not None
+                       else _char_counts(texts))
+    link_rows = (np.fromiter(chain.from_iterable(link_at), np.int64, 3 * len(link_at))
+                 .reshape(-1, 3) if link_at else np.zeros((0, 3), dtype=np.int64))
+    nodes = (counts, last_cp, np.asarray(tails, dtype=np.uint8), owner_a, link_rows)
+    if CWALK is not None:
+        chars, co, linked = CWALK.node_columns(*nodes, *tree, X, _C_COLUMNS, _CLASS_OF,
+                                               _IS_HEADING_CODE, _TAG_CODE["p"],
+                                               _TAG_CODE["body"], _GROUP_BIT["control"],
+                                               len(GROUPS), NO_ANCESTOR)
+    else:
+        chars, co, linked = _computed_columns(*nodes, *tree, X)
+    tag_code_a, parent_a, depth_a, end_a = tree[:4]
+    col = _COL
     page_type = (meta.page_type or "").lower()
     X[:, col["page_is_article"]] = any(t in page_type for t in _ARTICLE_TYPES)
     body = text_key(meta.article_body) if meta.article_body else ""
@@ -678,18 +709,13 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     heading = X[:, col["is_heading"]] > 0
     anchor = np.flatnonzero(in_title & heading)
     if not len(anchor):
-        anchor = np.flatnonzero(tag_code_a[o] == _TAG_CODE["h1"])
+        anchor = np.flatnonzero(tag_code_a[owner_a] == _TAG_CODE["h1"])
     if len(anchor):
         X[:, col["after_title"]] = np.arange(n) > anchor[0]
         X[:, col["title_offset"]] = (np.arange(n) - anchor[0]) / n
     else:
         X[:, col["after_title"]] = -1.0
-    X[:, col["chars_rel_max"]] = chars / max(chars.max(), 1.0)
-    cont_chars = sub_chars[co]
-    X[:, col["cont_rel_max"]] = cont_chars / max(cont_chars.max(), 1.0)
-
     return NodeTable(texts, X, owner_a, co, parent_a, end_a, depth_a,
                      np.asarray(keyed, dtype=np.int64), keys,
-                     np.fromiter(map(hash, normed), dtype=np.int64, count=n),
-                     dist[:, len(GROUPS)].astype(np.float32),
+                     np.fromiter(map(hash, normed), dtype=np.int64, count=n), linked,
                      _spelled_addresses(normed, (url, meta.canonical_url, meta.image)))
