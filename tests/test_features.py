@@ -593,3 +593,30 @@ def test_the_c_node_columns_are_numpys_to_the_bit(monkeypatch: pytest.MonkeyPatc
         assert np.array_equal(compiled.container, expected.container)
         assert np.array_equal(compiled.linked, expected.linked)
     assert (len(compiled.parent) + 1) * len(F.TAGS) > F._BINCOUNT_MAX
+
+
+def test_the_c_class_masks_are_the_python_masks() -> None:
+    """``_cwalk.class_masks`` must name the groups ``_class_masks`` names: keyword words,
+    prefixes and suffixes, every separator ``class_words`` splits at (white space of any
+    kind too), lower-casing that changes lengths or a final sigma; its cache emptied when
+    full and long values left out of it."""
+    from newscrawl.extraction.compiled import CWALK
+
+    if CWALK is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("the C walk was not built: the bench would time the Python masks")
+        pytest.skip("the C walk is not built here")
+    rng = random.Random(9)
+    words = [*F._WORD_MASK, "site", "xs", "Σ", "İ", "ﬁ", "ΟΔΟΣ", "文章", "NAV", "Footer",
+             "sitefooter", "navbarx", "xcomments"]
+    seps = ["-", "_", ":", ".", "/", "0", "9", " ", "\t", "\u00a0", "\u2028", "\u3000", ""]
+    values = ["".join(rng.choice(words) + rng.choice(seps) for _ in range(rng.randint(0, 6)))
+              for _ in range(5000)] + ["x" * 300 + " nav", "ΣΑΣ-footer"]
+    F._VALUE_MASKS.clear()
+    expected = np.array(F._class_masks(values), dtype=np.int64)
+    assert 0.5 < (expected != 0).mean() < 1
+    cache: dict[str, int] = {}
+    got = CWALK.class_masks(values, cache, F._word_mask, 100, F._VALUE_CACHED_CHARS)
+    assert got.dtype == np.int64 and np.array_equal(got, expected)
+    assert 0 < len(cache) <= 100 and "x" * 300 + " nav" not in cache
+    assert np.array_equal(CWALK.class_masks(values, cache, F._word_mask, 100, 256), expected)

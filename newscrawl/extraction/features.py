@@ -402,7 +402,8 @@ def _tree_walk(root: etree._Element, links: dict):
         if walked is not None:
             masks, keyed, keys = walked[4], walked[10], walked[11]
             if keyed:
-                masks[keyed] |= np.fromiter(_class_masks(keys), np.int64, len(keys))
+                masks[keyed] |= CWALK.class_masks(keys, _VALUE_MASKS, _word_mask,
+                                                  _VALUE_MASKS_MAX, _VALUE_CACHED_CHARS)
             return walked
     return _walk(root, links)
 
