@@ -191,5 +191,5 @@ def test_the_compiled_sum_is_the_numpy_sum_to_the_bit() -> None:
     words = PathWords(0.0, WEIGHTS)
     with pytest.raises(ValueError, match="outside"):
         CWALK.path_word_scores(table.keys, table.keyed, table.parent, table.end,
-                               table.owner + len(table.parent), {}, words._row, class_words,
-                               words._matrix, 0.0)
+                               table.owner + len(table.parent), {}, words._row, words._matrix,
+                               0.0)

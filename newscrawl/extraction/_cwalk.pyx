@@ -688,16 +688,33 @@ cdef inline bint _splits_words(Py_UCS4 cp) noexcept:
             or cp == 0x2F or (0x30 <= cp <= 0x39))
 
 
+cdef list _class_words(str value):
+    """``features.class_words`` of one value: its lower-cased words, split where
+    ``class_words`` splits them (lower-casing each value alone is lower-casing them joined by
+    NUL, which ends the final-sigma rule's context there as a value's end does)."""
+    lowered = value.lower()
+    cdef int kind = PyUnicode_KIND(lowered)
+    cdef void* data = PyUnicode_DATA(lowered)
+    cdef Py_ssize_t length = PyUnicode_GET_LENGTH(lowered), i = 0, start
+    words = []
+    while i < length:
+        while i < length and _splits_words(PyUnicode_READ(kind, data, i)):
+            i += 1
+        start = i
+        while i < length and not _splits_words(PyUnicode_READ(kind, data, i)):
+            i += 1
+        if i > start:
+            words.append(PyUnicode_Substring(lowered, start, i))
+    return words
+
+
 def class_masks(list values, dict cache, word_mask, Py_ssize_t cache_max,
                 Py_ssize_t cached_chars):
-    """``features._class_masks`` as int64: the words of each lower-cased value split where
-    ``class_words`` splits them, each word's groups from ``word_mask`` (the cached
-    ``features._word_mask``), values of at most ``cached_chars`` kept in ``cache``. Of a page's
-    ~300 values most are new to a crawl's first page of a site, and splitting them with
-    ``str.translate`` cost ~0.3 ms."""
-    cdef Py_ssize_t n = len(values), row, i, start, length
-    cdef int kind
-    cdef void* data
+    """``features._class_masks`` as int64: each word's groups from ``word_mask`` (the cached
+    ``features._word_mask``), values of at most ``cached_chars`` kept in ``cache``. Most of a
+    page's ~300 values are new on a site's first page, and ``str.translate`` split them in
+    ~0.3 ms."""
+    cdef Py_ssize_t n = len(values), row
     cdef long long mask
     out_a = np.empty(n, np.int64)
     cdef long long[::1] out = out_a
@@ -707,20 +724,9 @@ def class_masks(list values, dict cache, word_mask, Py_ssize_t cache_max,
         if found is not None:
             out[row] = found
             continue
-        lowered = (<str?>value).lower()
-        kind = PyUnicode_KIND(lowered)
-        data = PyUnicode_DATA(lowered)
-        length = PyUnicode_GET_LENGTH(lowered)
         mask = 0
-        i = 0
-        while i < length:
-            while i < length and _splits_words(PyUnicode_READ(kind, data, i)):
-                i += 1
-            start = i
-            while i < length and not _splits_words(PyUnicode_READ(kind, data, i)):
-                i += 1
-            if i > start:
-                mask |= <long long>word_mask(PyUnicode_Substring(lowered, start, i))
+        for word in _class_words(<str?>value):
+            mask |= <long long>word_mask(word)
         out[row] = mask
         if len(value) <= cached_chars:
             if len(cache) >= cache_max:
@@ -754,27 +760,29 @@ cdef extern from "stdlib.h":
 @cython.wraparound(False)
 def path_word_scores(list keys, const long long[::1] keyed, const long long[::1] parent,
                      const long long[::1] end, const long long[::1] owner, dict cache,
-                     dict rows_of, split, const double[:, ::1] weights, double intercept):
+                     dict rows_of, const double[:, ::1] weights, double intercept):
     """``pathwords.PathWords.score``: the same sums, added in the same order (so the same
     float64 values before the float32 cast), in loops instead of ~25 NumPy calls a page.
 
     ``cache`` maps a "class id" value to the word rows it holds (each once, in the value's
-    order), as ``pathwords._word_rows`` fills it; ``split`` is ``features.class_words``."""
+    order), as ``pathwords._word_rows`` fills it."""
     cdef Py_ssize_t n = owner.shape[0], n_el = parent.shape[0], k, j, m = 0, b, i
     cdef Py_ssize_t n_keyed = keyed.shape[0]
     if len(keys) != n_keyed or end.shape[0] != n_el or weights.shape[1] != 5:
         raise ValueError("path_word_scores: arrays of mismatched lengths")
     of_element = [cache.get(value) for value in keys]
-    if None in of_element:
-        new = list(dict.fromkeys([keys[k] for k in range(n_keyed) if of_element[k] is None]))
-        for value, words in zip(new, split(new)):
-            found = []
-            for word in words:
-                r = rows_of.get(word)
-                if r is not None and r not in found:
-                    found.append(r)
-            cache[value] = tuple(found)
-        of_element = [cache[value] for value in keys]
+    for k in range(n_keyed):
+        if of_element[k] is None:
+            value = keys[k]
+            rows = cache.get(value)
+            if rows is None:
+                found = []
+                for word in _class_words(<str?>value):
+                    r = rows_of.get(word)
+                    if r is not None and r not in found:
+                        found.append(r)
+                rows = cache[value] = tuple(found)
+            of_element[k] = rows
     for k in range(n_keyed):
         m += len(<tuple>of_element[k])
     out_a = np.empty(n, np.float32)

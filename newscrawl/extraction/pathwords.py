@@ -120,7 +120,7 @@ class PathWords:
                 self._cache.clear()
             return CWALK.path_word_scores(
                 table.keys, table.keyed, table.parent, table.end, table.owner, self._cache,
-                self._row, class_words, self._matrix, self.intercept)
+                self._row, self._matrix, self.intercept)
         return self._score(table)
 
     def _score(self, table: NodeTable) -> np.ndarray:
