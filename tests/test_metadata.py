@@ -1561,3 +1561,40 @@ def test_compiled_links_after_are_the_window_s_links() -> None:
                     if e.tag == "a"]
             assert CWALK.links_after(el, limit) == want, (el.tag, limit)
     assert meta(markup).authors == ("elmfan",)
+
+
+def test_compiled_byline_candidates_hold_every_byline_of_both_windows() -> None:
+    """``_cwalk.byline_candidates_after`` and ``_before`` keep, in window order, every element
+    ``bylines._is_byline`` accepts among the first ``limit`` after an element (as
+    ``_bylines_after`` walks) and before it (as ``walk._iter_elements_before``), from any
+    element: each way a byline is marked, upper-case and non-ASCII class values, comments
+    between the elements, and a decoy that only the Python test turns down."""
+    from itertools import islice
+
+    from newscrawl.extraction.metadata import bylines, walk
+
+    CWALK = compiled_walks("the Python windows")
+    markup = page(body=(
+        "<div class='top'><span REL='author'>Ann Lee</span><!-- c --><i itemprop='author'>Bo"
+        "</i></div><p data-testid='Byline'>Cy Dunn</p><div id='AUTORE'>Di Este</div>"
+        "<h1>Parking on Elm Street</h1><!-- c --><a href='/authors/ed-fox/'>Ed Fox</a>"
+        "<a data-author='12'>Flo Gray</a><div class='followAuthorBtn'>Follow</div>"
+        "<div class='authorization'>Sign in</div><div class='İauthor'>Gil Hay</div>"
+        "<section><div><span class='meta-writer'>Ida Joy</span></div><p>Text.</p></section>"
+        "<div class='autorefresh'>x</div><span class='yazar'>Kaya Lim</span>"))
+    root = parse(markup)
+    for el in root.iter("*"):
+        for limit in (0, 1, 4, 150):
+            after = list(bylines._bylines_after(el, limit))
+            before = list(filter(bylines._is_byline,
+                                 islice(walk._iter_elements_before(el), limit)))
+            assert [e for e in CWALK.byline_candidates_after(el, limit)
+                    if bylines._is_byline(e)] == after, (el.tag, limit)
+            assert [e for e in CWALK.byline_candidates_before(el, limit)
+                    if bylines._is_byline(e)] == before, (el.tag, limit)
+    h1 = root.find(".//h1")
+    assert len(list(bylines._bylines_after(h1, 150))) == 5
+    assert len(list(filter(bylines._is_byline, walk._iter_elements_before(h1)))) == 4
+    # the decoys reach the Python test, which turns them down
+    assert {"followAuthorBtn", "authorization", "autorefresh"} <= {
+        e.get("class") for e in CWALK.byline_candidates_after(h1, 150)}

@@ -1666,3 +1666,141 @@ def links_after(el, Py_ssize_t limit):
         return hrefs
     except _Unusual:
         return None
+cdef bint _mentions_byline(xmlAttr* a) noexcept:
+    """Whether a class, id or data-testid value may name a byline as ``bylines._is_byline``
+    reads it: it holds "aut", "byline", "writer", "contributor", "yazar" or "penulis" in ASCII
+    letters of either case (every word that test looks for holds one), or a byte outside
+    ASCII (whose lower case ``str.lower`` decides: "İ" has an ASCII "i" in it), or a node
+    other than text."""
+    cdef xmlNode* child = a.children
+    cdef const unsigned char* s
+    cdef Py_ssize_t i, j, k, n
+    cdef unsigned char ch
+    cdef const char* needle
+    while child is not NULL:
+        if child.type != XML_TEXT_NODE:
+            return True
+        s = <const unsigned char*>child.content
+        n = strlen(<const char*>s) if s is not NULL else 0
+        for i in range(n):
+            if s[i] >= 0x80:
+                return True
+        for needle in (b"aut", b"byline", b"writer", b"contributor", b"yazar", b"penulis"):
+            k = strlen(needle)
+            for i in range(n - k + 1):
+                for j in range(k):
+                    ch = s[i + j]
+                    if ch >= 0x41 and ch <= 0x5A:
+                        ch += 0x20
+                    if ch != <unsigned char>needle[j]:
+                        break
+                else:
+                    return True
+        child = child.next
+    return False
+
+
+cdef bint _may_be_byline(xmlNode* c) noexcept:
+    """A superset of the elements ``bylines._is_byline`` accepts, read from the attributes
+    alone: one with ``rel`` or ``itemprop``, a link with ``href`` or ``data-author``, or a
+    class, id or data-testid that may name a byline."""
+    cdef xmlAttr* a = c.properties
+    cdef bint link = c.ns is NULL and strcmp(<const char*>c.name, b"a") == 0
+    cdef const char* name
+    while a is not NULL:
+        if a.ns is NULL:
+            name = <const char*>a.name
+            if strcmp(name, b"rel") == 0 or strcmp(name, b"itemprop") == 0:
+                return True
+            if link and (strcmp(name, b"href") == 0 or strcmp(name, b"data-author") == 0):
+                return True
+            if ((strcmp(name, b"class") == 0 or strcmp(name, b"id") == 0
+                    or strcmp(name, b"data-testid") == 0) and _mentions_byline(a)):
+                return True
+        a = a.next
+    return False
+
+
+def byline_candidates_after(el, Py_ssize_t limit):
+    """Of the first ``limit`` elements after ``el`` in ``bylines._bylines_after``'s order (its
+    following siblings' subtrees, then its ancestors'), those ``_is_byline`` may accept
+    (``_may_be_byline``), in that order: the test runs in Python on a few elements, not 150."""
+    cdef cetree._Document doc = cetree.documentOrRaise(el)
+    cdef xmlNode* node = (<cetree._Element?>el)._c_node
+    cdef xmlNode* top
+    cdef xmlNode* c
+    cdef xmlNode* nxt
+    cdef Py_ssize_t seen = 0
+    found = []
+    while node is not NULL and node.type == XML_ELEMENT_NODE:
+        top = node.next
+        while top is not NULL:
+            if top.type == XML_ELEMENT_NODE:
+                c = top  # its subtree, elements only, in pre-order
+                while True:
+                    if seen >= limit:
+                        return found
+                    seen += 1
+                    if _may_be_byline(c):
+                        found.append(cetree.elementFactory(doc, c))
+                    nxt = _next_element(c.children)
+                    if nxt is not NULL:
+                        c = nxt
+                        continue
+                    while c is not top:
+                        nxt = _next_element(c.next)
+                        if nxt is not NULL:
+                            c = nxt
+                            break
+                        c = c.parent
+                    if c is top:
+                        break
+            top = top.next
+        node = node.parent
+    return found
+
+
+cdef inline xmlNode* _previous_element(xmlNode* c) noexcept:
+    while c is not NULL and c.type != XML_ELEMENT_NODE:
+        c = c.prev
+    return c
+
+
+cdef inline xmlNode* _last_descendant(xmlNode* c) noexcept:
+    """``c``'s last element in pre-order: its last element child's, and so on down."""
+    cdef xmlNode* child
+    while True:
+        child = _previous_element(c.last)
+        if child is NULL:
+            return c
+        c = child
+
+
+def byline_candidates_before(el, Py_ssize_t limit):
+    """Of the first ``limit`` elements before ``el``, nearest first (``walk._iter_elements_before``:
+    each preceding sibling's subtree backwards, then its ancestors' preceding siblings'), those
+    ``_is_byline`` may accept, in that order."""
+    cdef cetree._Document doc = cetree.documentOrRaise(el)
+    cdef xmlNode* node = (<cetree._Element?>el)._c_node
+    cdef xmlNode* top
+    cdef xmlNode* c
+    cdef xmlNode* prev
+    cdef Py_ssize_t seen = 0
+    found = []
+    while node is not NULL and node.type == XML_ELEMENT_NODE:
+        top = _previous_element(node.prev)
+        while top is not NULL:
+            c = _last_descendant(top)
+            while True:
+                if seen >= limit:
+                    return found
+                seen += 1
+                if _may_be_byline(c):
+                    found.append(cetree.elementFactory(doc, c))
+                if c is top:
+                    break
+                prev = _previous_element(c.prev)
+                c = _last_descendant(prev) if prev is not NULL else c.parent
+            top = _previous_element(top.prev)
+        node = node.parent
+    return found

@@ -247,10 +247,14 @@ def _dom_authors(root: etree._Element, c: _Collected) -> tuple[str, ...]:
             starter := _thread_starter(c, h1)):
         return decided("authors.dom.thread_starter", starter)
     if h1 is not None:
-        # Lazily: a byline found just below the headline spares the rest of both windows.
-        after = islice(_bylines_after(h1, _BYLINE_AFTER), 6)
-        before = islice(filter(_is_byline, islice(_iter_elements_before(h1), _BYLINE_BEFORE)), 3)
-        candidates = chain(_own_story_first(h1, after, before), c.author_els)
+        if CWALK is not None:  # the few elements whose attributes may make them bylines
+            after = filter(_is_byline, CWALK.byline_candidates_after(h1, _BYLINE_AFTER))
+            before = filter(_is_byline, CWALK.byline_candidates_before(h1, _BYLINE_BEFORE))
+        else:  # lazily: a byline found just below the headline spares the rest of both
+            after = _bylines_after(h1, _BYLINE_AFTER)
+            before = filter(_is_byline, islice(_iter_elements_before(h1), _BYLINE_BEFORE))
+        candidates = chain(_own_story_first(h1, islice(after, 6), islice(before, 3)),
+                           c.author_els)
     else:
         candidates = c.author_els + _BYLINE(root)
     outlet: tuple[str, ...] = ()
@@ -269,8 +273,9 @@ def _dom_authors(root: etree._Element, c: _Collected) -> tuple[str, ...]:
         return decided("authors.dom.outlet_or_agency", outlet)
     if not on("authors.dom.forum_poster"):
         return ()
-    if h1 is not None and CWALK is not None and not any(
-            _MEMBER_PAGE.search(href) for href in CWALK.links_after(h1, _POSTER_WINDOW)):
+    if (h1 is not None and CWALK is not None
+            and (hrefs := CWALK.links_after(h1, _POSTER_WINDOW)) is not None
+            and not any(_MEMBER_PAGE.search(href) for href in hrefs)):
         return ()  # no member's profile linked in the window: the loop below finds none
     return decided("authors.dom.forum_poster", _forum_poster(
         _elements_after(h1) if h1 is not None else root.iter(etree.Element)))
