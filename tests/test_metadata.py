@@ -1598,3 +1598,27 @@ def test_compiled_byline_candidates_hold_every_byline_of_both_windows() -> None:
     # the decoys reach the Python test, which turns them down
     assert {"followAuthorBtn", "authorization", "autorefresh"} <= {
         e.get("class") for e in CWALK.byline_candidates_after(h1, 150)}
+
+
+def test_the_thread_starter_words_are_found_as_the_ignorecase_regex_finds_them() -> None:
+    """``bylines._names_a_starter`` answers as ``(?i)thread|topic|started|discussion`` over the
+    texts joined would, with the characters the regex engine alone folds to these letters
+    ("İ", "ı", "ſ", the Kelvin sign's neighbours) among them."""
+    import random
+    import re
+
+    from newscrawl.extraction.metadata import bylines
+
+    regex = re.compile(r"(?i)thread|topic|started|discussion")
+    rng = random.Random(8)
+    letters = "threadTHREADopicOPICsStTdDiIuUnN" + "İıſKÅéß\u0307 \0"
+    hits = 0
+    for _ in range(20000):
+        texts = ["".join(rng.choice(letters) for _ in range(rng.randint(0, 9)))
+                 for _ in range(rng.randint(1, 3))]
+        if rng.random() < 0.5:
+            texts += rng.sample(["Thread starter", "TOPİC author", "ſtarted by", "Discussion"], 1)
+        want = regex.search("\0".join(texts)) is not None
+        assert bylines._names_a_starter(texts) == want, texts
+        hits += want
+    assert 0.3 < hits / 20000 < 1

@@ -314,8 +314,20 @@ def _forum_poster(elements: Iterator[etree._Element]) -> tuple[str, ...]:
 
 _STARTER_LABEL = re.compile(r"(?i)(?:thread|topic)\s+(?:starter|author)|started\s+by")
 _STARTER_BADGE = re.compile(r"(?i)discussion\s+starter")
-_STARTER_HINT = re.compile(r"(?i)thread|topic|started|discussion")
+_STARTER_WORDS = ("thread", "topic", "started", "discussion")
 """A word each of the two patterns above needs, under the same case folding."""
+
+
+def _names_a_starter(texts: list[str]) -> bool:
+    """Whether the texts hold a word of ``_STARTER_WORDS`` as the patterns' ``(?i)`` reads
+    them: lower case, and "İ", "ı" and "ſ" as "i", "i" and "s" (the only other characters
+    the regex engine takes for these letters, and "İ" the only one ``lower`` lengthens). An
+    ``(?i)`` regex over the joined texts cost 0.04 ms a KB, the ``in`` tests 0.002."""
+    joined = "\0".join(texts)
+    if not joined.isascii():
+        joined = joined.replace("\u0130", "i").replace("\u0131", "i").replace("\u017f", "s")
+    folded = joined.lower()
+    return any(word in folded for word in _STARTER_WORDS)
 _STARTER_TEXTS = 40
 """How far below a thread's title its starter is looked for (phpBB's author box comes after
 the page's pagination): further down, "Started by" heads the similar threads' lines. The texts
@@ -328,7 +340,7 @@ def _thread_starter(c: _Collected, h1: etree._Element) -> tuple[str, ...]:
     starter" badge after it. The bylines nearest the title can be replies' (their posts mark
     the writer with microdata or classes the opening post lacks)."""
     after = _after_headline(c, h1, _STARTER_TEXTS)
-    if not _STARTER_HINT.search("\0".join(after)):  # one search, not three a text
+    if not _names_a_starter(after):
         return ()
     texts = [t.strip() for t in after]
     for i, text in enumerate(texts):
