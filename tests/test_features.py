@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import random
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
+from compiledutil import compiled_walks
 from lxml import etree
 
 from newscrawl.extraction import features as F
@@ -481,10 +481,7 @@ def test_the_c_walk_reads_a_tree_as_the_python_walk_does() -> None:
     """The compiled walk (``_cwalk.pyx``) must give ``_walk``'s results exactly, on the kinds
     of tree cleaning leaves; CI builds it (scripts/setup.sh installs the package with it), so
     there its absence fails."""
-    if F._C_WALK is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("the C walk was not built: the bench would time the Python walk")
-        pytest.skip("the C walk is not built here")
+    compiled_walks("the Python walk")
     pages = list(TRICKY_PAGES)
     for fixture in sorted((Path(__file__).parent / "fixtures" / "pages").glob("*/page.html")):
         pages.append(fixture.read_bytes().decode("utf-8", "replace"))
@@ -506,13 +503,9 @@ def test_the_c_link_count_is_the_python_count() -> None:
     code point, spaces and newlines aside, under each link's nearest non-inline ancestor)
     and hand back the links holding elements, whose blocks ``clean`` then marks."""
     from newscrawl.extraction import clean as C
-    from newscrawl.extraction.compiled import CWALK
     from newscrawl.extraction.parse import parse
 
-    if CWALK is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("the C walk was not built: the bench would time the Python walk")
-        pytest.skip("the C walk is not built here")
+    CWALK = compiled_walks("the Python walk")
     html = ("<html><body><p>See <a href='/a'>caf\u00e9 \u4e2d\u6587\n link</a> and <b><i>"
             "<a href='/b'>bold <span>inner <a href='/c'>nested</a></span></a></i></b></p>"
             "<div><a href='/d'><div>card <h3>title</h3></div><img src='x'></a>"
@@ -531,12 +524,7 @@ def test_the_c_link_count_is_the_python_count() -> None:
 
 
 def test_the_c_character_counts_are_the_python_counts() -> None:
-    from newscrawl.extraction.compiled import CWALK
-
-    if CWALK is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("the C walk was not built: the bench would time the Python walk")
-        pytest.skip("the C walk is not built here")
+    CWALK = compiled_walks("the Python walk")
     rng = random.Random(3)
     alphabet = "aZ9 .,!?\u3002\u4e2d\u00e9\u0663\u00a0\u2028\t\n\U0001f600\u0301\u05d0$"
     texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 40))) + "x"
@@ -552,12 +540,7 @@ def test_the_c_node_columns_are_numpys_to_the_bit(monkeypatch: pytest.MonkeyPatc
     model learnt them): the tricky pages and fixtures, a control's block, links around blocks,
     text deeper than the ancestor cap under class words, Chinese and Japanese prose, and a tree
     past the size where NumPy counts same-tag siblings by sorting."""
-    from newscrawl.extraction.compiled import CWALK
-
-    if CWALK is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("the C walk was not built: the bench would time NumPy's columns")
-        pytest.skip("the C walk is not built here")
+    CWALK = compiled_walks("NumPy's columns")
     pages = list(TRICKY_PAGES)
     for fixture in sorted((Path(__file__).parent / "fixtures" / "pages").glob("*/page.html")):
         pages.append(fixture.read_bytes().decode("utf-8", "replace"))
@@ -600,12 +583,7 @@ def test_the_c_class_masks_are_the_python_masks() -> None:
     prefixes and suffixes, every separator ``class_words`` splits at (white space of any
     kind too), lower-casing that changes lengths or a final sigma; its cache emptied when
     full and long values left out of it."""
-    from newscrawl.extraction.compiled import CWALK
-
-    if CWALK is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("the C walk was not built: the bench would time the Python masks")
-        pytest.skip("the C walk is not built here")
+    CWALK = compiled_walks("the Python masks")
     rng = random.Random(9)
     words = [*F._WORD_MASK, "site", "xs", "Σ", "İ", "ﬁ", "ΟΔΟΣ", "文章", "NAV", "Footer",
              "sitefooter", "navbarx", "xcomments"]

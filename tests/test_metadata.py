@@ -7,9 +7,9 @@ import os
 import re
 from datetime import UTC, datetime
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from compiledutil import compiled_walks
 
 from newscrawl.extraction.dates import parse_date, url_date
 from newscrawl.extraction.metadata import Metadata, extract_metadata, normalise_language
@@ -1420,18 +1420,6 @@ def test_a_page_of_thousands_of_author_metas_gives_the_first_hundred() -> None:
     authors = meta(f"<html><head>{tags}</head><body><p>x</p></body></html>").authors
     assert len(names) == len(set(names)) and MAX_AUTHOR_VALUES == 100
     assert authors == tuple(names[:MAX_AUTHOR_VALUES])
-
-
-def compiled_walks(python_path: str) -> ModuleType:
-    """The compiled walks, which CI builds (their absence there fails: the bench would time
-    ``python_path`` instead); elsewhere a test of them skips without them."""
-    from newscrawl.extraction.compiled import CWALK
-
-    if CWALK is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"the C walks were not built: the bench would time {python_path}")
-        pytest.skip("the C walks are not built here")
-    return CWALK
 
 
 def test_compiled_metadata_walk_finds_what_lxml_iter_and_xpath_find(

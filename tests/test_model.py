@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import xgboost as xgb
+from compiledutil import compiled_walks
 from modelutil import no_words
 
 from newscrawl.extraction import Extractor
@@ -527,12 +528,8 @@ def test_compiled_context_columns_equal_numpys_to_the_bit(monkeypatch: pytest.Mo
     128 nodes), deep and flat, with probabilities tied, on the 0.5 and 0.8 cuts, none kept or
     none sure."""
     from newscrawl.extraction import context
-    from newscrawl.extraction.compiled import CWALK
 
-    if CWALK is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("the C walks were not built: the bench would time NumPy's columns")
-        pytest.skip("the C walks are not built here")
+    compiled_walks("NumPy's columns")
     rng = np.random.default_rng(11)
     words = ["harbour", "wall", "storm", "breakwater", "tide", "quay", "crane", "ship"]
 

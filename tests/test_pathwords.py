@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from compiledutil import compiled_walks
 from datautil import write_labelled_page
 
 from newscrawl.extraction.extractor import page_nodes
@@ -160,13 +161,9 @@ def test_the_compiled_sum_is_the_numpy_sum_to_the_bit() -> None:
     (stage 1 splits on them) and fill the value cache as ``_word_rows`` does, on real pages
     whose every class word carries a weight; CI builds the module, so there its absence
     fails."""
-    from newscrawl.extraction.compiled import CWALK
     from newscrawl.extraction.features import class_words
 
-    if CWALK is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("the C walks were not built: the bench would time the NumPy sum")
-        pytest.skip("the C walks are not built here")
+    CWALK = compiled_walks("the NumPy sum")
     rng = np.random.default_rng(7)
     pages = [PAGE] + [p.read_bytes() for p in sorted(
         (Path(__file__).parent / "fixtures" / "pages").glob("*/page.html"))]

@@ -1625,47 +1625,71 @@ cdef inline xmlNode* _next_element(xmlNode* c) noexcept:
     return c
 
 
-def links_after(el, Py_ssize_t limit):
-    """The ``href`` (or "") of each ``<a>`` among the first ``limit`` elements after ``el``
-    in document order (``metadata.walk._elements_after``: its following siblings' subtrees,
-    then its ancestors'), so that a window with no link of interest is passed over without a
-    Python step per element. None for an attribute this walk does not read as lxml does."""
-    cdef xmlNode* node = (<cetree._Element?>el)._c_node
+cdef Py_ssize_t _elements_after(xmlNode* node, Py_ssize_t limit, xmlNode** out) noexcept:
+    """Into ``out``, the first ``limit`` elements after ``node`` in document order
+    (``metadata.walk._elements_after``: its following siblings' subtrees, then its
+    ancestors'); how many there were."""
     cdef xmlNode* top
     cdef xmlNode* c
     cdef xmlNode* nxt
     cdef Py_ssize_t seen = 0
-    hrefs = []
-    try:
-        while node is not NULL and node.type == XML_ELEMENT_NODE:
-            top = node.next
-            while top is not NULL:
-                if top.type == XML_ELEMENT_NODE:
-                    c = top  # its subtree, elements only, in pre-order
-                    while True:
-                        if seen >= limit:
-                            return hrefs
-                        seen += 1
-                        if c.ns is NULL and strcmp(<const char*>c.name, "a") == 0:
-                            href = _attr(c, "href")
-                            hrefs.append(href if href is not None else "")
-                        nxt = _next_element(c.children)
+    while node is not NULL and node.type == XML_ELEMENT_NODE:
+        top = node.next
+        while top is not NULL:
+            if top.type == XML_ELEMENT_NODE:
+                c = top  # its subtree, elements only, in pre-order
+                while True:
+                    if seen >= limit:
+                        return seen
+                    out[seen] = c
+                    seen += 1
+                    nxt = _next_element(c.children)
+                    if nxt is not NULL:
+                        c = nxt
+                        continue
+                    while c is not top:
+                        nxt = _next_element(c.next)
                         if nxt is not NULL:
                             c = nxt
-                            continue
-                        while c is not top:
-                            nxt = _next_element(c.next)
-                            if nxt is not NULL:
-                                c = nxt
-                                break
-                            c = c.parent
-                        if c is top:
                             break
-                top = top.next
-            node = node.parent
+                        c = c.parent
+                    if c is top:
+                        break
+            top = top.next
+        node = node.parent
+    return seen
+
+
+cdef xmlNode** _window(Py_ssize_t limit) except NULL:
+    cdef xmlNode** window = <xmlNode**>malloc((limit if limit > 0 else 1) * sizeof(xmlNode*))
+    if window is NULL:
+        raise MemoryError()
+    return window
+
+
+def links_after(el, Py_ssize_t limit):
+    """The ``href`` (or "") of each ``<a>`` among the first ``limit`` elements after ``el``
+    in document order (``_elements_after``), so that a window with no link of interest is
+    passed over without a Python step per element. None for an attribute this walk does not
+    read as lxml does."""
+    cdef xmlNode** window = _window(limit)
+    cdef Py_ssize_t i, n
+    cdef xmlNode* c
+    hrefs = []
+    try:
+        n = _elements_after((<cetree._Element?>el)._c_node, limit, window)
+        for i in range(n):
+            c = window[i]
+            if c.ns is NULL and strcmp(<const char*>c.name, "a") == 0:
+                href = _attr(c, "href")
+                hrefs.append(href if href is not None else "")
         return hrefs
     except _Unusual:
         return None
+    finally:
+        free(window)
+
+
 cdef bint _mentions_byline(xmlAttr* a) noexcept:
     """Whether a class, id or data-testid value may name a byline as ``bylines._is_byline``
     reads it: it holds "aut", "byline", "writer", "contributor", "yazar" or "penulis" in ASCII
@@ -1722,42 +1746,21 @@ cdef bint _may_be_byline(xmlNode* c) noexcept:
 
 
 def byline_candidates_after(el, Py_ssize_t limit):
-    """Of the first ``limit`` elements after ``el`` in ``bylines._bylines_after``'s order (its
-    following siblings' subtrees, then its ancestors'), those ``_is_byline`` may accept
-    (``_may_be_byline``), in that order: the test runs in Python on a few elements, not 150."""
+    """Of the first ``limit`` elements after ``el`` in ``bylines._bylines_after``'s order
+    (``_elements_after``), those ``_is_byline`` may accept (``_may_be_byline``), in that
+    order: the test runs in Python on a few elements, not 150."""
     cdef cetree._Document doc = cetree.documentOrRaise(el)
-    cdef xmlNode* node = (<cetree._Element?>el)._c_node
-    cdef xmlNode* top
-    cdef xmlNode* c
-    cdef xmlNode* nxt
-    cdef Py_ssize_t seen = 0
+    cdef xmlNode** window = _window(limit)
+    cdef Py_ssize_t i, n
     found = []
-    while node is not NULL and node.type == XML_ELEMENT_NODE:
-        top = node.next
-        while top is not NULL:
-            if top.type == XML_ELEMENT_NODE:
-                c = top  # its subtree, elements only, in pre-order
-                while True:
-                    if seen >= limit:
-                        return found
-                    seen += 1
-                    if _may_be_byline(c):
-                        found.append(cetree.elementFactory(doc, c))
-                    nxt = _next_element(c.children)
-                    if nxt is not NULL:
-                        c = nxt
-                        continue
-                    while c is not top:
-                        nxt = _next_element(c.next)
-                        if nxt is not NULL:
-                            c = nxt
-                            break
-                        c = c.parent
-                    if c is top:
-                        break
-            top = top.next
-        node = node.parent
-    return found
+    try:
+        n = _elements_after((<cetree._Element?>el)._c_node, limit, window)
+        for i in range(n):
+            if _may_be_byline(window[i]):
+                found.append(cetree.elementFactory(doc, window[i]))
+        return found
+    finally:
+        free(window)
 
 
 cdef inline xmlNode* _previous_element(xmlNode* c) noexcept:
