@@ -1296,6 +1296,7 @@ def node_columns(const double[:, ::1] counts, const long long[::1] last_cp,
     dist_a = np.empty((n_el, lanes), np.uint8)
     cdef unsigned char[:, ::1] dist = dist_a
     cdef double length, safe, letters, punct, total_chars, plain, dt, dp, ds, ds_max, value
+    cdef double largest = -INFINITY
     cdef double max_chars = 0.0, max_cont = 0.0, before = 0.0, max_depth = 1.0
     cdef long long tag_count[64]
     cdef long long mask, up
@@ -1353,7 +1354,6 @@ def node_columns(const double[:, ::1] counts, const long long[::1] last_cp,
         # sub_nodes 8, sub_p 11 (less the element's own <p>)
         total_chars = _at_least(e[6, 0], 1.0)
         best = 0
-        ds_max = -INFINITY
         for i in range(n_el):
             if e[9, i] > e[6, i]:
                 e[9, i] = e[6, i]
@@ -1365,8 +1365,8 @@ def node_columns(const double[:, ::1] counts, const long long[::1] last_cp,
             e[12, i] = ds
             e[13, i] = dt
             value = -1.0 if tag_code[i] == body_code else ds
-            if value > ds_max:  # the first of the largest, as np.argmax
-                ds_max = value
+            if value > largest:  # the first of the largest, as np.argmax
+                largest = value
                 best = i
         ds_max = _at_least(e[12, best], 1e-6)
         for i in range(n_el):

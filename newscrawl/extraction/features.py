@@ -39,8 +39,8 @@ TAGS = (
 )
 _TAG_CODE = {t: i for i, t in enumerate(TAGS)}
 _HEADINGS = frozenset(_TAG_CODE[f"h{i}"] for i in range(1, 7))
-_IS_HEADING = np.zeros(len(TAGS), dtype=bool)
-_IS_HEADING[list(_HEADINGS)] = True
+_IS_HEADING = np.zeros(len(TAGS), dtype=np.uint8)  # uint8: ``_cwalk.node_columns`` reads it
+_IS_HEADING[list(_HEADINGS)] = 1
 _CONTAINERS = frozenset(
     _TAG_CODE[t] for t in ("other", "html", "body", "div", "section", "article", "main", "aside",
                            "nav", "header", "footer", "ul", "ol", "dl", "table", "td", "th",
@@ -188,7 +188,6 @@ _C_COLUMNS = np.array([_COL[name] for name in (
 """Where ``_cwalk.node_columns`` writes, in its order; of a block (the 48 density columns, the
 16 neighbour columns, the groups' distances) the first, the rest following as ``_names`` lays
 them out."""
-_IS_HEADING_CODE = _IS_HEADING.astype(np.uint8)
 _ARTICLE_TYPES = ("article", "posting", "report", "blog", "review", "recipe", "howto", "qapage")
 
 
@@ -664,7 +663,7 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
 
     tree = (np.asarray(tag_code, dtype=np.int64), np.asarray(parent, dtype=np.int64),
             np.asarray(depth, dtype=np.int64), np.asarray(end, dtype=np.int64),
-            np.asarray(cont, dtype=np.int64), np.array(masks, dtype=np.int64))
+            np.asarray(cont, dtype=np.int64), np.asarray(masks, dtype=np.int64))
     owner_a = np.asarray(owner, dtype=np.int64)
     counts, last_cp = (CWALK.char_counts(texts, _CLASS_OF, N_CLASSES) if CWALK is not None
                        else _char_counts(texts))
@@ -673,7 +672,7 @@ def node_features(root: etree._Element, links: dict, meta: Metadata | None = Non
     nodes = (counts, last_cp, np.asarray(tails, dtype=np.uint8), owner_a, link_rows)
     if CWALK is not None:
         chars, co, linked = CWALK.node_columns(*nodes, *tree, X, _C_COLUMNS, _CLASS_OF,
-                                               _IS_HEADING_CODE, _TAG_CODE["p"],
+                                               _IS_HEADING, _TAG_CODE["p"],
                                                _TAG_CODE["body"], _GROUP_BIT["control"],
                                                len(GROUPS), NO_ANCESTOR)
     else:

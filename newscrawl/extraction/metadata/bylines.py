@@ -317,6 +317,11 @@ _STARTER_BADGE = re.compile(r"(?i)discussion\s+starter")
 _STARTER_WORDS = ("thread", "topic", "started", "discussion")
 """A word each of the two patterns above needs, under the same case folding."""
 
+_STARTER_TEXTS = 40
+"""How far below a thread's title its starter is looked for (phpBB's author box comes after
+the page's pagination): further down, "Started by" heads the similar threads' lines. The texts
+are the walk from the headline that bylines and dates share."""
+
 
 def _names_a_starter(texts: list[str]) -> bool:
     """Whether the texts hold a word of ``_STARTER_WORDS`` as the patterns' ``(?i)`` reads
@@ -328,10 +333,6 @@ def _names_a_starter(texts: list[str]) -> bool:
         joined = joined.replace("\u0130", "i").replace("\u0131", "i").replace("\u017f", "s")
     folded = joined.lower()
     return any(word in folded for word in _STARTER_WORDS)
-_STARTER_TEXTS = 40
-"""How far below a thread's title its starter is looked for (phpBB's author box comes after
-the page's pagination): further down, "Started by" heads the similar threads' lines. The texts
-are the walk from the headline that bylines and dates share."""
 
 
 def _thread_starter(c: _Collected, h1: etree._Element) -> tuple[str, ...]:
