@@ -1249,7 +1249,8 @@ def node_columns(const double[:, ::1] counts, const long long[::1] last_cp,
                  Py_ssize_t groups, long long no_ancestor):
     """``features._computed_columns`` in C: the same float32 values into ``X`` (logs from
     libm, which NumPy's SIMD logs match after the float32 cast), and the same three arrays
-    back. ~100 NumPy calls on a page's few hundred rows cost ~1 ms."""
+    back. ~100 NumPy calls on a page's few hundred rows: ``node_features`` took 1.27 ms
+    median on WCXB dev with them, 0.86 with this."""
     cdef Py_ssize_t n = owner.shape[0], n_el = tag_code.shape[0], n_tags = is_heading.shape[0]
     cdef Py_ssize_t i, j, k, g, o, po, gpo, c, at, best, lanes = groups + 1
     if (counts.shape[0] != n or counts.shape[1] != CC_CLASSES or last_cp.shape[0] != n
